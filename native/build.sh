@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds the JNI library (and the slow-clocksource simulator, when its source is present).
+# Usage: build.sh JAVA_HOME CLASSES_DIR TARGET_DIR
+# Called by Maven (native/pom.xml); stops with a message that says what to install.
+set -euo pipefail
+
+java_home=${1:?JAVA_HOME}
+classes_dir=${2:?classes dir}
+target_dir=${3:?target dir}
+here=$(cd "$(dirname "$0")" && pwd)
+
+fail() { echo "fastclock native build: $*" >&2; exit 1; }
+
+cc=${CC:-gcc}
+command -v "$cc" >/dev/null 2>&1 || fail "no C compiler ('$cc' not found). Install gcc: apt-get install gcc (Debian/Ubuntu) or dnf install gcc."
+
+# Maven reports java.home; on JDK 8 layouts that is the jre/ directory.
+jni_include=""
+for candidate in "$java_home/include" "$java_home/../include"; do
+  if [ -f "$candidate/jni.h" ]; then jni_include=$(cd "$candidate" && pwd); break; fi
+done
+[ -n "$jni_include" ] || fail "no JNI headers (jni.h) under $java_home/include. Install a full JDK, not a JRE: apt-get install openjdk-17-jdk-headless."
+
+os=$(uname -s | tr '[:upper:]' '[:lower:]')
+case "$(uname -m)" in
+  x86_64|amd64) arch=x86_64 ;;
+  aarch64|arm64) arch=aarch64 ;;
+  *) arch=$(uname -m) ;;
+esac
+[ "$os" = linux ] || fail "only Linux is supported (this is $os)."
+
+cflags=(-O2 -std=c11 -fPIC -Wall -Wextra -Werror -fvisibility=default)
+out_dir="$classes_dir/META-INF/native/$os-$arch"
+mkdir -p "$out_dir" "$target_dir"
+
+"$cc" "${cflags[@]}" -shared -I"$jni_include" -I"$jni_include/$os" \
+  -o "$out_dir/libfastclock.so" "$here/src/main/c/fastclock.c" -pthread
+echo "fastclock native build: $out_dir/libfastclock.so"
+
+if [ -f "$here/src/main/c/slowclock.c" ]; then
+  "$cc" "${cflags[@]}" -shared -o "$target_dir/libslowclock.so" "$here/src/main/c/slowclock.c" -ldl
+  echo "fastclock native build: $target_dir/libslowclock.so"
+fi

@@ -1,0 +1,374 @@
+/*
+ * fastclock native library: the clocks the runtime calls through JNI, and the measurements the
+ * probe needs (clock cost timed in C, clock resolution, TSC flags, cross-CPU TSC check).
+ *
+ * Everything that reads a clock goes through libc's clock_gettime so that a slow-clocksource
+ * simulator preloaded with LD_PRELOAD is seen exactly as the JVM sees it.
+ */
+#define _GNU_SOURCE
+#include <jni.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#define FC_X86 1
+#else
+#define FC_X86 0
+#endif
+
+#define NANOS_PER_SECOND 1000000000LL
+
+/* Pseudo clock ids for fc_time_calls: anything that is not a clock_gettime clock. */
+#define FC_PSEUDO_RDTSCP (-101)
+#define FC_PSEUDO_LFENCE_RDTSC (-102)
+#define FC_PSEUDO_GETTIMEOFDAY (-103)
+
+/* Flags returned by tscFlags(). */
+#define FC_TSC_PRESENT 1
+#define FC_TSC_INVARIANT 2 /* CPUID 0x80000007 EDX bit 8: constant and non-stop */
+#define FC_TSC_RDTSCP 4    /* CPUID 0x80000001 EDX bit 27 */
+#define FC_TSC_HYPERVISOR 8
+
+static inline int64_t ts_to_nanos(const struct timespec *ts) {
+    return (int64_t)ts->tv_sec * NANOS_PER_SECOND + ts->tv_nsec;
+}
+
+/* Returns nanoseconds, or a negative errno. */
+static int64_t read_clock(clockid_t id) {
+    struct timespec ts;
+    if (clock_gettime(id, &ts) != 0) {
+        return -(int64_t)errno;
+    }
+    return ts_to_nanos(&ts);
+}
+
+#if FC_X86
+/*
+ * Ordered TSC reads, as the kernel's rdtsc_ordered(): the leading fence (or RDTSCP's own wait)
+ * keeps the read from being executed before earlier loads; the trailing LFENCE keeps later loads
+ * (for example the anchor re-check of a reader) from being executed before the read.
+ */
+static inline uint64_t tsc_rdtscp(void) {
+    uint32_t lo, hi, aux;
+    __asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t tsc_lfence_rdtsc(void) {
+    uint32_t lo, hi;
+    __asm__ __volatile__("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi)::"memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static int tsc_flags(void) {
+    unsigned int eax, ebx, ecx, edx;
+    int flags = 0;
+    if (__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+        if (edx & (1u << 4)) flags |= FC_TSC_PRESENT;
+        if (ecx & (1u << 31)) flags |= FC_TSC_HYPERVISOR;
+    }
+    if (__get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) && (edx & (1u << 27))) {
+        flags |= FC_TSC_RDTSCP;
+    }
+    if (__get_cpuid(0x80000007, &eax, &ebx, &ecx, &edx) && (edx & (1u << 8))) {
+        flags |= FC_TSC_INVARIANT;
+    }
+    return flags;
+}
+#else
+static inline uint64_t tsc_rdtscp(void) { return 0; }
+static inline uint64_t tsc_lfence_rdtsc(void) { return 0; }
+static int tsc_flags(void) { return 0; }
+#endif
+
+/* ---- hot-path clocks ---------------------------------------------------------------------- */
+
+JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_realtimeCoarseMillis(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME_COARSE, &ts) != 0) {
+        return -1; /* cannot happen on Linux >= 2.6.32; the runtime checks it once at start */
+    }
+    return (jlong)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_monotonicCoarseNanos(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return (jlong)read_clock(CLOCK_MONOTONIC_COARSE);
+}
+
+JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_rdtscp(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return (jlong)tsc_rdtscp();
+}
+
+JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_lfenceRdtsc(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return (jlong)tsc_lfence_rdtsc();
+}
+
+/* ---- probe support ------------------------------------------------------------------------ */
+
+JNIEXPORT jint JNICALL Java_io_fastclock_runtime_NativeClocks_tscFlags(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return tsc_flags();
+}
+
+JNIEXPORT jboolean JNICALL Java_io_fastclock_runtime_NativeClocks_isX86(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return FC_X86 ? JNI_TRUE : JNI_FALSE;
+}
+
+/* Resolution of a clock in ns, or a negative errno. */
+JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_clockGetres(JNIEnv *env, jclass cls, jint clockId) {
+    (void)env;
+    (void)cls;
+    struct timespec ts;
+    if (clock_getres((clockid_t)clockId, &ts) != 0) {
+        return -(jlong)errno;
+    }
+    return (jlong)ts_to_nanos(&ts);
+}
+
+/* Nanoseconds of the given clock, or a negative errno. */
+JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_clockGettime(JNIEnv *env, jclass cls, jint clockId) {
+    (void)env;
+    (void)cls;
+    return (jlong)read_clock((clockid_t)clockId);
+}
+
+/*
+ * Times n calls of one clock in C and returns the total elapsed nanoseconds (CLOCK_MONOTONIC),
+ * or a negative errno. The sum of the values read is folded into a volatile sink so the loop
+ * cannot be removed.
+ */
+static volatile uint64_t fc_sink;
+
+JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_timeCalls(JNIEnv *env, jclass cls, jint clockId, jlong n) {
+    (void)env;
+    (void)cls;
+    if (n <= 0) {
+        return -EINVAL;
+    }
+    if ((clockId == FC_PSEUDO_RDTSCP || clockId == FC_PSEUDO_LFENCE_RDTSC) && !FC_X86) {
+        return -ENOTSUP;
+    }
+    uint64_t sum = 0;
+    struct timespec ts;
+    struct timeval tv;
+    int64_t start = read_clock(CLOCK_MONOTONIC);
+    if (start < 0) {
+        return start;
+    }
+    for (jlong i = 0; i < n; i++) {
+        switch (clockId) {
+            case FC_PSEUDO_RDTSCP:
+                sum += tsc_rdtscp();
+                break;
+            case FC_PSEUDO_LFENCE_RDTSC:
+                sum += tsc_lfence_rdtsc();
+                break;
+            case FC_PSEUDO_GETTIMEOFDAY:
+                if (gettimeofday(&tv, NULL) != 0) return -(jlong)errno;
+                sum += (uint64_t)tv.tv_usec;
+                break;
+            default:
+                if (clock_gettime((clockid_t)clockId, &ts) != 0) return -(jlong)errno;
+                sum += (uint64_t)ts.tv_nsec;
+                break;
+        }
+    }
+    int64_t end = read_clock(CLOCK_MONOTONIC);
+    if (end < 0) {
+        return end;
+    }
+    fc_sink += sum;
+    return (jlong)(end - start);
+}
+
+/*
+ * Reads (TSC, CLOCK_MONOTONIC, CLOCK_REALTIME) `tries` times and keeps the sample whose TSC read
+ * window around the CLOCK_MONOTONIC read was narrowest. out[0] = TSC at the middle of the window,
+ * out[1] = CLOCK_MONOTONIC ns, out[2] = window in TSC ticks, out[3] = CLOCK_REALTIME ns read right
+ * after (its offset to CLOCK_MONOTONIC is what millis needs, not its exact instant).
+ * Returns 0, or a negative errno.
+ */
+JNIEXPORT jint JNICALL Java_io_fastclock_runtime_NativeClocks_sampleTsc(JNIEnv *env, jclass cls, jint tries, jlongArray out) {
+    (void)cls;
+    if (!FC_X86) {
+        return -ENOTSUP;
+    }
+    if (out == NULL || (*env)->GetArrayLength(env, out) < 4 || tries <= 0) {
+        return -EINVAL;
+    }
+    jlong best[4] = {0, 0, INT64_MAX, 0};
+    for (jint i = 0; i < tries; i++) {
+        struct timespec mono, real;
+        uint64_t t1 = tsc_rdtscp();
+        int rc = clock_gettime(CLOCK_MONOTONIC, &mono);
+        uint64_t t2 = tsc_rdtscp();
+        if (rc != 0) {
+            return -errno;
+        }
+        if (clock_gettime(CLOCK_REALTIME, &real) != 0) {
+            return -errno;
+        }
+        jlong window = (jlong)(t2 - t1);
+        if (t2 >= t1 && window < best[2]) {
+            best[0] = (jlong)(t1 + (t2 - t1) / 2);
+            best[1] = (jlong)ts_to_nanos(&mono);
+            best[2] = window;
+            best[3] = (jlong)ts_to_nanos(&real);
+        }
+    }
+    if (best[2] == INT64_MAX) {
+        return -EAGAIN; /* the TSC went backwards inside every window */
+    }
+    (*env)->SetLongArrayRegion(env, out, 0, 4, best);
+    return 0;
+}
+
+/* ---- cross-CPU TSC check ------------------------------------------------------------------ */
+
+struct tsc_record {
+    uint64_t seq;
+    uint64_t tsc;
+};
+
+struct tsc_check {
+    pthread_mutex_t lock;
+    uint64_t seq;
+    long per_thread;
+    struct tsc_record *records; /* nthreads * per_thread, written only under lock */
+    size_t used;
+};
+
+struct tsc_worker {
+    struct tsc_check *check;
+    int cpu;
+    int error; /* 0, or an errno */
+};
+
+static void *tsc_worker_run(void *arg) {
+    struct tsc_worker *w = arg;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(w->cpu, &set);
+    int rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+    if (rc != 0) {
+        w->error = rc;
+        return NULL;
+    }
+    for (long i = 0; i < w->check->per_thread; i++) {
+        rc = pthread_mutex_lock(&w->check->lock);
+        if (rc != 0) {
+            w->error = rc;
+            return NULL;
+        }
+        /* Under the lock the sequence number orders the reads in real time, so the TSC values
+           in sequence order must never decrease, whichever CPU each one came from. */
+        struct tsc_record *r = &w->check->records[w->check->used++];
+        r->seq = ++w->check->seq;
+        r->tsc = tsc_rdtscp();
+        rc = pthread_mutex_unlock(&w->check->lock);
+        if (rc != 0) {
+            w->error = rc;
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+/*
+ * One thread pinned to each CPU this process may run on, all reading the TSC in turn under a
+ * shared lock and sequence (as fio's cpu clock test does). out[0] = CPUs checked, out[1] = reads,
+ * out[2] = backward steps seen, out[3] = largest backward step in ticks.
+ * Returns 0 when the check ran (look at out[2]), or a negative errno when it could not run.
+ */
+JNIEXPORT jint JNICALL Java_io_fastclock_runtime_NativeClocks_crossCpuTscCheck(JNIEnv *env, jclass cls, jint readsPerCpu, jlongArray out) {
+    (void)cls;
+    if (!FC_X86) {
+        return -ENOTSUP;
+    }
+    if (out == NULL || (*env)->GetArrayLength(env, out) < 4 || readsPerCpu <= 0) {
+        return -EINVAL;
+    }
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) {
+        return -errno;
+    }
+    int cpus[CPU_SETSIZE];
+    int ncpu = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (CPU_ISSET(c, &allowed)) cpus[ncpu++] = c;
+    }
+    if (ncpu == 0) {
+        return -ESRCH;
+    }
+    struct tsc_check check;
+    memset(&check, 0, sizeof(check));
+    check.per_thread = readsPerCpu;
+    check.records = calloc((size_t)ncpu * (size_t)readsPerCpu, sizeof(struct tsc_record));
+    struct tsc_worker *workers = calloc((size_t)ncpu, sizeof(struct tsc_worker));
+    pthread_t *threads = calloc((size_t)ncpu, sizeof(pthread_t));
+    int result = 0;
+    int started = 0;
+    if (check.records == NULL || workers == NULL || threads == NULL) {
+        result = -ENOMEM;
+        goto done;
+    }
+    if (pthread_mutex_init(&check.lock, NULL) != 0) {
+        result = -EAGAIN;
+        goto done;
+    }
+    for (int i = 0; i < ncpu; i++) {
+        workers[i].check = &check;
+        workers[i].cpu = cpus[i];
+        int rc = pthread_create(&threads[i], NULL, tsc_worker_run, &workers[i]);
+        if (rc != 0) {
+            result = -rc;
+            break;
+        }
+        started++;
+    }
+    for (int i = 0; i < started; i++) {
+        int rc = pthread_join(threads[i], NULL);
+        if (rc != 0 && result == 0) result = -rc;
+        if (workers[i].error != 0 && result == 0) result = -workers[i].error;
+    }
+    pthread_mutex_destroy(&check.lock);
+    if (result == 0) {
+        /* Records were appended under the lock, so array order is sequence order. */
+        jlong backwards = 0;
+        jlong worst = 0;
+        for (size_t i = 1; i < check.used; i++) {
+            if (check.records[i].tsc < check.records[i - 1].tsc) {
+                jlong step = (jlong)(check.records[i - 1].tsc - check.records[i].tsc);
+                backwards++;
+                if (step > worst) worst = step;
+            }
+        }
+        jlong values[4] = {ncpu, (jlong)check.used, backwards, worst};
+        (*env)->SetLongArrayRegion(env, out, 0, 4, values);
+    }
+done:
+    free(check.records);
+    free(workers);
+    free(threads);
+    return result;
+}
