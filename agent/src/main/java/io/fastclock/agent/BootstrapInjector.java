@@ -1,0 +1,103 @@
+package io.fastclock.agent;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Defines the runtime classes (io.fastclock.runtime) in the bootstrap class loader, so that a
+ * rewritten class links to them from any class loader.
+ *
+ * <p>Why this way: appending a jar to the bootstrap search path makes JDK 17 print a CDS warning
+ * and turns class sharing off for the application; a Boot-Class-Path manifest entry breaks when the
+ * jar is renamed. Instead java.base exports jdk.internal.misc (for Unsafe.defineClass with a null
+ * loader) and jdk.internal.loader (to load the JNI library into the boot loader, which JDK 24+
+ * does not flag as a restricted call) to this agent's module only, through
+ * Instrumentation.redefineModule. Nothing is opened for deep reflection and nothing else changes.
+ *
+ * <p>This class must not touch a runtime class itself: they are loaded only once defined here.
+ */
+final class BootstrapInjector {
+    static final String RUNTIME_PACKAGE = "io.fastclock.runtime";
+
+    /** Every runtime class, supertypes before subtypes (defineClass resolves the supertype). */
+    static final String[] RUNTIME_CLASSES = {
+        "LongClock", "RuntimeLog", "TscTrust", "TickSource", "TickSource$Rdtscp", "TickSource$LfenceRdtsc",
+        "NativeClocks", "SystemMillis", "SystemNanos", "CoarseMillis", "CoarseNanos",
+        "TscCalibration", "TscClock$Tuning", "TscClock$Segment", "TscClock", "TscAnchorThread",
+        "TscNanos", "TscMillis", "ClockRegistry", "FastClock",
+    };
+
+    private final Object bootNativeLibraries;
+
+    private BootstrapInjector(Object bootNativeLibraries) {
+        this.bootNativeLibraries = bootNativeLibraries;
+    }
+
+    /** jdk.internal.loader.NativeLibraries of the boot loader, for {@code NativeLibraryLoader}. */
+    Object bootNativeLibraries() {
+        return bootNativeLibraries;
+    }
+
+    static boolean alreadyInjected() {
+        try {
+            Class.forName(RUNTIME_PACKAGE + ".FastClock", false, null);
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
+    static BootstrapInjector inject(Instrumentation inst) throws ReflectiveOperationException, IOException {
+        Module javaBase = Object.class.getModule();
+        Module agent = BootstrapInjector.class.getModule();
+        Map<String, Set<Module>> exports = new HashMap<>();
+        exports.put("jdk.internal.misc", Collections.singleton(agent));
+        exports.put("jdk.internal.loader", Collections.singleton(agent));
+        inst.redefineModule(javaBase, Collections.emptySet(), exports, Collections.emptyMap(),
+                Collections.emptySet(), Collections.emptyMap());
+
+        Class<?> unsafeClass = Class.forName("jdk.internal.misc.Unsafe");
+        Object unsafe = unsafeClass.getMethod("getUnsafe").invoke(null);
+        Method defineClass = unsafeClass.getMethod("defineClass", String.class, byte[].class, int.class, int.class,
+                ClassLoader.class, java.security.ProtectionDomain.class);
+        for (String simpleName : RUNTIME_CLASSES) {
+            String name = RUNTIME_PACKAGE + "." + simpleName;
+            byte[] bytes = readClassBytes(name);
+            try {
+                defineClass.invoke(unsafe, name, bytes, 0, bytes.length, null, null);
+            } catch (InvocationTargetException e) {
+                throw new IllegalStateException("cannot define " + name + " in the bootstrap class loader: "
+                        + e.getCause(), e.getCause());
+            }
+        }
+
+        Object libraries = null;
+        try {
+            Class<?> bootLoader = Class.forName("jdk.internal.loader.BootLoader");
+            libraries = bootLoader.getMethod("getNativeLibraries").invoke(null);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // Not on this JDK: the library is then loaded with System.load.
+        }
+        return new BootstrapInjector(libraries);
+    }
+
+    private static byte[] readClassBytes(String name) throws IOException {
+        String resource = "/" + name.replace('.', '/') + ".class";
+        try (InputStream in = BootstrapInjector.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException("the agent jar has no " + resource);
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            in.transferTo(out);
+            return out.toByteArray();
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.fastclock.nativelib;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Copies the bundled libfastclock.so out of the jar so it can be loaded, in a way no other local
+ * user can interfere with: a fresh directory with a random name created owner-only (rwx------) in
+ * one step, the file created there with CREATE_NEW (fails rather than following or reusing
+ * anything planted), and both checked after the fact to be what we created and not links.
+ */
+public final class NativeLibraryExtractor {
+    public static final String LIBRARY_FILE = "libfastclock.so";
+
+    private NativeLibraryExtractor() {}
+
+    /** Resource path of the library for this OS and architecture. */
+    public static String resourcePath() {
+        return "/META-INF/native/" + platform() + "/" + LIBRARY_FILE;
+    }
+
+    public static String platform() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        if (arch.equals("amd64") || arch.equals("x86_64")) {
+            arch = "x86_64";
+        } else if (arch.equals("aarch64") || arch.equals("arm64")) {
+            arch = "aarch64";
+        }
+        return (os.startsWith("linux") ? "linux" : os.replace(' ', '_')) + "-" + arch;
+    }
+
+    /**
+     * @param tempRoot directory to create the private directory in (java.io.tmpdir by default)
+     * @return the extracted library; the caller deletes it (and its directory) after loading
+     */
+    public static Path extract(Class<?> resourceOwner, Path tempRoot) throws IOException {
+        String resource = resourcePath();
+        try (InputStream in = resourceOwner.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException("no native library for " + platform() + " in the agent jar (" + resource + ")");
+            }
+            Set<PosixFilePermission> ownerOnlyDir = PosixFilePermissions.fromString("rwx------");
+            Path dir = Files.createTempDirectory(tempRoot, "fastclock-",
+                    PosixFilePermissions.asFileAttribute(ownerOnlyDir));
+            Path file = dir.resolve(LIBRARY_FILE);
+            try {
+                checkPrivate(dir, ownerOnlyDir, true);
+                try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW,
+                        StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+                    in.transferTo(out);
+                }
+                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r-x------"));
+                checkPrivate(file, PosixFilePermissions.fromString("r-x------"), false);
+                return file;
+            } catch (IOException | RuntimeException e) {
+                deleteQuietly(file);
+                deleteQuietly(dir);
+                throw e;
+            }
+        }
+    }
+
+    private static void checkPrivate(Path path, Set<PosixFilePermission> expected, boolean directory) throws IOException {
+        PosixFileAttributes attributes = Files.readAttributes(path, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (attributes.isSymbolicLink() || attributes.isDirectory() != directory
+                || (!directory && !attributes.isRegularFile())) {
+            throw new FileAlreadyExistsException(path.toString(), null, "is not the " + (directory ? "directory" : "file")
+                    + " fastclock created");
+        }
+        if (!attributes.permissions().equals(expected)) {
+            throw new IOException(path + " has permissions " + PosixFilePermissions.toString(attributes.permissions())
+                    + ", expected " + PosixFilePermissions.toString(expected));
+        }
+        String me = System.getProperty("user.name");
+        if (me != null && !attributes.owner().getName().equals(me)) {
+            throw new IOException(path + " is owned by " + attributes.owner().getName() + ", not " + me);
+        }
+    }
+
+    /** Removes the extracted file and its private directory (a loaded library stays mapped). */
+    public static void cleanUp(Path file) {
+        if (file == null) {
+            return;
+        }
+        deleteQuietly(file);
+        deleteQuietly(file.getParent());
+    }
+
+    private static void deleteQuietly(Path path) {
+        if (path == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException ignored) {
+            // best effort: a leftover private directory harms nobody
+        }
+    }
+
+    public static Path defaultTempRoot() {
+        return Paths.get(System.getProperty("java.io.tmpdir", "/tmp"));
+    }
+}

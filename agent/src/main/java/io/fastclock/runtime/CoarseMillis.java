@@ -1,0 +1,14 @@
+package io.fastclock.runtime;
+
+/** CLOCK_REALTIME_COARSE through JNI: never touches the clocksource hardware; one kernel tick of lag. */
+public final class CoarseMillis extends LongClock {
+    @Override
+    public long read() {
+        return NativeClocks.realtimeCoarseMillis();
+    }
+
+    @Override
+    public String name() {
+        return "coarse";
+    }
+}

@@ -1,0 +1,17 @@
+package io.fastclock.runtime;
+
+/**
+ * CLOCK_MONOTONIC_COARSE through JNI. Same origin and rate as System.nanoTime but it advances
+ * once per kernel tick, so it is used only when nanos=coarse is asked for by name.
+ */
+public final class CoarseNanos extends LongClock {
+    @Override
+    public long read() {
+        return NativeClocks.monotonicCoarseNanos();
+    }
+
+    @Override
+    public String name() {
+        return "coarse";
+    }
+}

@@ -1,0 +1,76 @@
+package io.fastclock.runtime;
+
+/**
+ * The JNI functions of libfastclock. Loaded either into the bootstrap loader by the agent
+ * ({@link #markLoaded()}) or by {@link #load(String)} for the doctor and benchmarks.
+ */
+public final class NativeClocks {
+    /** Linux clock ids, as in time.h. */
+    public static final int CLOCK_REALTIME = 0;
+    public static final int CLOCK_MONOTONIC = 1;
+    public static final int CLOCK_REALTIME_COARSE = 5;
+    public static final int CLOCK_MONOTONIC_COARSE = 6;
+    /** Pseudo clock ids understood by {@link #timeCalls(int, long)}. */
+    public static final int PSEUDO_RDTSCP = -101;
+    public static final int PSEUDO_LFENCE_RDTSC = -102;
+    public static final int PSEUDO_GETTIMEOFDAY = -103;
+
+    /** Bits of {@link #tscFlags()}. */
+    public static final int TSC_PRESENT = 1;
+    public static final int TSC_INVARIANT = 2;
+    public static final int TSC_RDTSCP = 4;
+    public static final int TSC_HYPERVISOR = 8;
+
+    private static volatile boolean loaded;
+
+    private NativeClocks() {}
+
+    /** Loads the library with System.load, associating it with this class's loader. */
+    public static void load(String absolutePath) {
+        System.load(absolutePath);
+        markLoaded();
+    }
+
+    /** Checks that the functions link (whoever loaded the library) and remembers it. */
+    public static void markLoaded() {
+        clockGetres(CLOCK_REALTIME_COARSE); // throws UnsatisfiedLinkError if not linked
+        loaded = true;
+    }
+
+    public static boolean isLoaded() {
+        return loaded;
+    }
+
+    public static native long realtimeCoarseMillis();
+
+    public static native long monotonicCoarseNanos();
+
+    public static native long rdtscp();
+
+    public static native long lfenceRdtsc();
+
+    public static native int tscFlags();
+
+    public static native boolean isX86();
+
+    /** Resolution in ns, or a negative errno. */
+    public static native long clockGetres(int clockId);
+
+    /** Current value in ns, or a negative errno. */
+    public static native long clockGettime(int clockId);
+
+    /** Total ns spent on n calls of the clock, timed in C, or a negative errno. */
+    public static native long timeCalls(int clockId, long n);
+
+    /**
+     * Narrowest-window sample of (TSC, CLOCK_MONOTONIC, window ticks, CLOCK_REALTIME) into out[0..3].
+     * Returns 0 or a negative errno.
+     */
+    public static native int sampleTsc(int tries, long[] out);
+
+    /**
+     * Cross-CPU TSC check: out = {cpus, reads, backward steps, worst step ticks}.
+     * Returns 0 when it ran, or a negative errno.
+     */
+    public static native int crossCpuTscCheck(int readsPerCpu, long[] out);
+}

@@ -1,0 +1,8 @@
+package io.fastclock.runtime;
+
+/** Where the runtime reports the rare events it must not keep quiet about (a TSC fallback). */
+public interface RuntimeLog {
+    void warn(String message);
+
+    RuntimeLog STDERR = message -> System.err.println("fastclock: " + message);
+}

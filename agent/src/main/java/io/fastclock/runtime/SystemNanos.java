@@ -1,0 +1,14 @@
+package io.fastclock.runtime;
+
+/** The JDK's own nanoTime. */
+public final class SystemNanos extends LongClock {
+    @Override
+    public long read() {
+        return System.nanoTime();
+    }
+
+    @Override
+    public String name() {
+        return "system";
+    }
+}

@@ -1,0 +1,327 @@
+package io.fastclock.runtime;
+
+/**
+ * A nanoTime computed from the CPU's time-stamp counter, with the origin and rate of
+ * CLOCK_MONOTONIC (System.nanoTime), and epoch millis derived from it.
+ *
+ * <h2>Why segments</h2>
+ * The clock is one piecewise-linear function F of the tick count, built from immutable
+ * {@link Segment}s that each cover a tick range [start, end). A segment is published before its
+ * range begins and is never changed, so every thread that reads tick t computes the same F(t).
+ * F is continuous and increasing, and the TSC is synchronised across CPUs (the probe checks it),
+ * so values never go backwards, in one thread or across threads. Re-anchoring against
+ * CLOCK_MONOTONIC only ever changes the rate of a future segment (slewing, bounded), never a
+ * value that someone may already have read.
+ *
+ * <p>A reader holds at most two segments: the current one and the one before it (a new segment is
+ * published while its predecessor is running, so a thread that sees the new one but read a tick
+ * just before its start still finds its range). If the anchor thread is late and a tick falls past
+ * the end of the current segment, the reader extends it at the same rate under a lock.
+ */
+public final class TscClock {
+    static final int FRACTION_BITS = 32;
+    private static final double ONE = 1L << FRACTION_BITS;
+    /** Returned by {@link #evaluate} when the tick lies outside the segments a reader holds. */
+    private static final long MISS = Long.MIN_VALUE;
+
+    /** Tunables; the defaults keep the contract with room to spare (see the README's design notes). */
+    public static final class Tuning {
+        public long segmentNanos = 250_000_000L;
+        public double maxSlewPpm = 500;
+        /** Beyond this distance from CLOCK_MONOTONIC the TSC is no longer trusted. */
+        public long maxErrorNanos = 2_000_000L;
+        /** Beyond this change of the measured rate from the calibrated one the TSC is no longer trusted. */
+        public double maxRateChangePpm = 1000;
+        public long recheckNanos = 1_000_000_000L;
+    }
+
+    static final class Segment {
+        final long startTicks;
+        final long endTicks;
+        final long startNanos;
+        /** ns per tick, fixed point with {@link #FRACTION_BITS} fraction bits. */
+        final long mult;
+        final Segment previous;
+
+        Segment(long startTicks, long endTicks, long startNanos, long mult, Segment previous) {
+            this.startTicks = startTicks;
+            this.endTicks = endTicks;
+            this.startNanos = startNanos;
+            this.mult = mult;
+            this.previous = previous;
+        }
+
+        long nanosAt(long ticks) {
+            return startNanos + scale(ticks - startTicks, mult);
+        }
+
+        Segment detached() {
+            return previous == null ? this : new Segment(startTicks, endTicks, startNanos, mult, null);
+        }
+
+        boolean isFallback() {
+            return startTicks == Long.MAX_VALUE;
+        }
+    }
+
+    /** (ticks * mult) >> 32 without overflow for any tick distance (128-bit product). */
+    static long scale(long ticks, long mult) {
+        long high = Math.multiplyHigh(ticks, mult);
+        long low = ticks * mult;
+        return (high << (64 - FRACTION_BITS)) | (low >>> FRACTION_BITS);
+    }
+
+    private final TickSource source;
+    private final Tuning tuning;
+    private final TscTrust trust;
+    private final RuntimeLog log;
+    private final Object lock = new Object();
+    private final long segmentTicks;
+    private final long baseTicks;
+    private final long baseNanos;
+    private final double calibratedNanosPerTick;
+
+    private volatile Segment current;
+    private volatile long realtimeOffsetNanos;
+    private volatile String fallbackReason;
+
+    // Written by the anchor thread only (and read by tests / the doctor).
+    private volatile long lastErrorNanos;
+    private volatile long worstErrorNanos;
+    private volatile double lastRateChangePpm;
+    private volatile long reanchors;
+    private volatile long lateExtensions;
+    private long lastTrustCheckNanos;
+    private int sampleFailures;
+    private boolean ticksWentBackwards;
+
+    public TscClock(TickSource source, TscCalibration calibration, Tuning tuning, TscTrust trust, RuntimeLog log) {
+        if (!calibration.converged) {
+            throw new IllegalArgumentException("calibration did not converge: " + calibration.problem);
+        }
+        this.source = source;
+        this.tuning = tuning;
+        this.trust = trust;
+        this.log = log;
+        this.calibratedNanosPerTick = calibration.nanosPerTick;
+        this.baseTicks = calibration.anchorTicks;
+        this.baseNanos = calibration.anchorNanos;
+        this.segmentTicks = Math.max(1, (long) (tuning.segmentNanos / calibration.nanosPerTick));
+        this.realtimeOffsetNanos = calibration.realtimeOffsetNanos;
+        this.current = new Segment(baseTicks, baseTicks + segmentTicks, baseNanos, toMult(calibration.nanosPerTick), null);
+        this.lastTrustCheckNanos = System.nanoTime();
+    }
+
+    // ---- readers --------------------------------------------------------------------------------
+
+    public long nanoTime() {
+        Segment s = current;
+        long t = source.ticks();
+        long nanos = evaluate(s, t);
+        return nanos != MISS ? nanos : slowNanoTime(t);
+    }
+
+    public long currentTimeMillis() {
+        Segment s = current;
+        long t = source.ticks();
+        long nanos = evaluate(s, t);
+        if (nanos == MISS) {
+            if (current.isFallback()) {
+                return System.currentTimeMillis();
+            }
+            nanos = slowNanoTime(t);
+        }
+        return (nanos + realtimeOffsetNanos) / 1_000_000L;
+    }
+
+    private static long evaluate(Segment s, long t) {
+        if (t >= s.startTicks) {
+            return t < s.endTicks ? s.nanosAt(t) : MISS;
+        }
+        Segment p = s.previous;
+        return p != null && t >= p.startTicks ? p.nanosAt(t) : MISS;
+    }
+
+    private long slowNanoTime(long t) {
+        Segment s = current;
+        if (s.isFallback()) {
+            return Math.max(System.nanoTime(), s.startNanos);
+        }
+        synchronized (lock) {
+            s = current;
+            if (s.isFallback()) {
+                return Math.max(System.nanoTime(), s.startNanos);
+            }
+            long nanos = evaluate(s, t);
+            if (nanos != MISS) {
+                return nanos;
+            }
+            if (t >= s.endTicks) {
+                // The anchor thread is late: extend at the same rate, which is F continued as is.
+                Segment next = new Segment(s.endTicks, t + segmentTicks, s.nanosAt(s.endTicks), s.mult, s.detached());
+                current = next;
+                lateExtensions++;
+                return next.nanosAt(t);
+            }
+            // A tick older than the segments held: only possible if the TSC went backwards. Answer
+            // the earliest value still known (never lower than what others may have seen before)
+            // and let the anchor thread give up on the TSC.
+            ticksWentBackwards = true;
+            Segment oldest = s.previous != null ? s.previous : s;
+            return oldest.startNanos;
+        }
+    }
+
+    // ---- anchor thread --------------------------------------------------------------------------
+
+    /**
+     * One round of re-anchoring, called by {@link TscAnchorThread}.
+     *
+     * @return ns to sleep before the next round, or a negative value once the clock has fallen back
+     */
+    long reanchor() {
+        Segment s = current;
+        if (s.isFallback()) {
+            return -1;
+        }
+        long now = source.ticks();
+        if (now < s.startTicks) {
+            return ticksToNanos(s.startTicks - now) + tuning.segmentNanos / 20;
+        }
+        String distrust = checkTrust();
+        if (distrust != null) {
+            fallBack(distrust);
+            return -1;
+        }
+        long[] sample = new long[4];
+        int rc = source.sample(sample);
+        if (rc != 0 || sample[0] <= baseTicks || sample[1] <= baseNanos) {
+            if (++sampleFailures >= 3) {
+                fallBack("cannot sample the TSC against CLOCK_MONOTONIC (errno " + -rc + ")");
+                return -1;
+            }
+            return tuning.segmentNanos / 4;
+        }
+        sampleFailures = 0;
+        realtimeOffsetNanos = sample[3] - sample[1];
+        double nanosPerTick = (double) (sample[1] - baseNanos) / (sample[0] - baseTicks);
+        double rateChangePpm = (nanosPerTick / calibratedNanosPerTick - 1) * 1e6;
+        lastRateChangePpm = rateChangePpm;
+        if (Math.abs(rateChangePpm) > tuning.maxRateChangePpm) {
+            fallBack(String.format("the TSC rate moved %.0f ppm away from its calibration", rateChangePpm));
+            return -1;
+        }
+        synchronized (lock) {
+            s = current;
+            if (s.isFallback()) {
+                return -1;
+            }
+            long error = valueAt(s, sample[0]) - sample[1];
+            lastErrorNanos = error;
+            if (Math.abs(error) > Math.abs(worstErrorNanos)) {
+                worstErrorNanos = error;
+            }
+            if (Math.abs(error) > tuning.maxErrorNanos) {
+                fallBackLocked(String.format("the TSC clock drifted %d us from CLOCK_MONOTONIC", error / 1000));
+                return -1;
+            }
+            long start = s.endTicks;
+            long startNanos = s.nanosAt(start);
+            long end = start + segmentTicks;
+            // Aim to meet CLOCK_MONOTONIC (extrapolated at the long-baseline rate) at the segment's end.
+            double target = sample[1] + (end - sample[0]) * nanosPerTick;
+            double rate = (target - startNanos) / segmentTicks;
+            double maxSlew = tuning.maxSlewPpm * 1e-6;
+            rate = Math.max(nanosPerTick * (1 - maxSlew), Math.min(nanosPerTick * (1 + maxSlew), rate));
+            current = new Segment(start, end, startNanos, toMult(rate), s.detached());
+            reanchors++;
+            return Math.max(1_000_000L, ticksToNanos(start - source.ticks()) + tuning.segmentNanos / 20);
+        }
+    }
+
+    private static long valueAt(Segment s, long t) {
+        long nanos = evaluate(s, t);
+        return nanos != MISS ? nanos : s.nanosAt(t);
+    }
+
+    private String checkTrust() {
+        if (ticksWentBackwards) {
+            return "a TSC read went backwards";
+        }
+        long now = System.nanoTime();
+        if (now - lastTrustCheckNanos < tuning.recheckNanos) {
+            return null;
+        }
+        lastTrustCheckNanos = now;
+        try {
+            return trust.untrustedReason();
+        } catch (RuntimeException e) {
+            return "the TSC re-check failed: " + e;
+        }
+    }
+
+    /** Moves to the system clock for good, never below any value already handed out. */
+    public void fallBack(String reason) {
+        synchronized (lock) {
+            fallBackLocked(reason);
+        }
+    }
+
+    private void fallBackLocked(String reason) {
+        Segment s = current;
+        if (s.isFallback()) {
+            return;
+        }
+        // No reader can have computed more than F at the end of the current segment.
+        long floor = s.nanosAt(s.endTicks);
+        fallbackReason = reason;
+        current = new Segment(Long.MAX_VALUE, Long.MAX_VALUE, floor, 0, null);
+        log.warn("TSC clock disabled: " + reason + "; nanoTime and currentTimeMillis now use the system clocks");
+    }
+
+    private long ticksToNanos(long ticks) {
+        return (long) (ticks * calibratedNanosPerTick);
+    }
+
+    private static long toMult(double nanosPerTick) {
+        return Math.round(nanosPerTick * ONE);
+    }
+
+    // ---- what the doctor and tests look at ------------------------------------------------------
+
+    public String fallbackReason() {
+        return fallbackReason;
+    }
+
+    public boolean hasFallenBack() {
+        return fallbackReason != null;
+    }
+
+    public double calibratedNanosPerTick() {
+        return calibratedNanosPerTick;
+    }
+
+    public long lastErrorNanos() {
+        return lastErrorNanos;
+    }
+
+    public long worstErrorNanos() {
+        return worstErrorNanos;
+    }
+
+    public double lastRateChangePpm() {
+        return lastRateChangePpm;
+    }
+
+    public long reanchors() {
+        return reanchors;
+    }
+
+    public long lateExtensions() {
+        return lateExtensions;
+    }
+
+    public long realtimeOffsetNanos() {
+        return realtimeOffsetNanos;
+    }
+}

@@ -1,0 +1,20 @@
+package io.fastclock.runtime;
+
+/** Epoch millis from the TSC clock plus the CLOCK_REALTIME offset sampled at each re-anchor. */
+public final class TscMillis extends LongClock {
+    private final TscClock clock;
+
+    public TscMillis(TscClock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public long read() {
+        return clock.currentTimeMillis();
+    }
+
+    @Override
+    public String name() {
+        return "tsc";
+    }
+}

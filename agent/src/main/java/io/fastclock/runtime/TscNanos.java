@@ -1,0 +1,20 @@
+package io.fastclock.runtime;
+
+/** nanoTime from the TSC clock. */
+public final class TscNanos extends LongClock {
+    private final TscClock clock;
+
+    public TscNanos(TscClock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public long read() {
+        return clock.nanoTime();
+    }
+
+    @Override
+    public String name() {
+        return "tsc";
+    }
+}
