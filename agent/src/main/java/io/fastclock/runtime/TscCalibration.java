@@ -36,6 +36,11 @@ public final class TscCalibration {
         this.elapsedNanos = elapsedNanos;
     }
 
+    /** A calibration with known results, for tests. */
+    static TscCalibration of(double nanosPerTick, long ticks, long monotonicNanos, long realtimeNanos) {
+        return new TscCalibration(true, null, nanosPerTick, new long[] {ticks, monotonicNanos, 0, realtimeNanos}, 0, 0);
+    }
+
     /** @param halfNanos length of each half of the calibration */
     public static TscCalibration run(TickSource source, long halfNanos) {
         long started = System.nanoTime();

@@ -91,7 +91,8 @@ public final class TscClock {
     private volatile double lastRateChangePpm;
     private volatile long reanchors;
     private volatile long lateExtensions;
-    private long lastTrustCheckNanos;
+    private final long recheckTicks;
+    private long lastTrustCheckTicks;
     private int sampleFailures;
     private boolean ticksWentBackwards;
 
@@ -109,7 +110,8 @@ public final class TscClock {
         this.segmentTicks = Math.max(1, (long) (tuning.segmentNanos / calibration.nanosPerTick));
         this.realtimeOffsetNanos = calibration.realtimeOffsetNanos;
         this.current = new Segment(baseTicks, baseTicks + segmentTicks, baseNanos, toMult(calibration.nanosPerTick), null);
-        this.lastTrustCheckNanos = System.nanoTime();
+        this.recheckTicks = (long) (tuning.recheckNanos / calibration.nanosPerTick);
+        this.lastTrustCheckTicks = baseTicks;
     }
 
     // ---- readers --------------------------------------------------------------------------------
@@ -188,7 +190,7 @@ public final class TscClock {
         if (now < s.startTicks) {
             return ticksToNanos(s.startTicks - now) + tuning.segmentNanos / 20;
         }
-        String distrust = checkTrust();
+        String distrust = checkTrust(now);
         if (distrust != null) {
             fallBack(distrust);
             return -1;
@@ -244,15 +246,14 @@ public final class TscClock {
         return nanos != MISS ? nanos : s.nanosAt(t);
     }
 
-    private String checkTrust() {
+    private String checkTrust(long nowTicks) {
         if (ticksWentBackwards) {
             return "a TSC read went backwards";
         }
-        long now = System.nanoTime();
-        if (now - lastTrustCheckNanos < tuning.recheckNanos) {
+        if (nowTicks - lastTrustCheckTicks < recheckTicks) {
             return null;
         }
-        lastTrustCheckNanos = now;
+        lastTrustCheckTicks = nowTicks;
         try {
             return trust.untrustedReason();
         } catch (RuntimeException e) {

@@ -1,0 +1,180 @@
+package io.fastclock.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The segment logic of {@link TscClock} against a simulated counter whose true rate the test sets,
+ * so every step is deterministic. The contract tests on a real JVM live in integration-tests.
+ */
+class TscClockTest {
+    /** A counter the test moves by hand; CLOCK_MONOTONIC is ticks * trueNanosPerTick + offset. */
+    static final class ManualTicks extends TickSource {
+        long ticks = 1_000_000_000L;
+        double trueNanosPerTick;
+        long monotonicOffset = 5_000_000_000L;
+        long realtimeOffset = 1_700_000_000_000_000_000L;
+
+        ManualTicks(double trueNanosPerTick) {
+            this.trueNanosPerTick = trueNanosPerTick;
+        }
+
+        long monotonic() {
+            return monotonicOffset + (long) (ticks * trueNanosPerTick);
+        }
+
+        @Override
+        public long ticks() {
+            return ticks;
+        }
+
+        @Override
+        public int sample(long[] out) {
+            out[0] = ticks;
+            out[1] = monotonic();
+            out[2] = 10;
+            out[3] = out[1] + realtimeOffset;
+            return 0;
+        }
+
+        void advanceNanos(long nanos) {
+            ticks += (long) (nanos / trueNanosPerTick);
+        }
+    }
+
+    static final class RecordingLog implements RuntimeLog {
+        final List<String> lines = new ArrayList<>();
+
+        @Override
+        public void warn(String message) {
+            lines.add(message);
+        }
+    }
+
+    private static TscClock clock(ManualTicks source, double calibratedNanosPerTick, TscTrust trust, RecordingLog log) {
+        TscCalibration calibration = TscCalibration.of(calibratedNanosPerTick, source.ticks, source.monotonic(),
+                source.monotonic() + source.realtimeOffset);
+        return new TscClock(source, calibration, new TscClock.Tuning(), trust, log);
+    }
+
+    @Test
+    void startsAtCalibrationAnchorWithSameOriginAsMonotonic() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        TscClock clock = clock(source, 1 / 3.0, TscTrust.ALWAYS, new RecordingLog());
+        assertEquals(source.monotonic(), clock.nanoTime());
+        source.advanceNanos(1_000_000);
+        assertEquals(source.monotonic(), clock.nanoTime(), 2.0);
+    }
+
+    @Test
+    void slewsA50ppmCalibrationErrorAwayWithoutStepsOrReversals() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        // Calibrated 50 ppm fast: the clock must converge on CLOCK_MONOTONIC by slewing.
+        TscClock clock = clock(source, (1 / 3.0) * (1 + 50e-6), TscTrust.ALWAYS, new RecordingLog());
+        long previous = clock.nanoTime();
+        long lastError = 0;
+        for (int step = 0; step < 40_000; step++) {
+            source.advanceNanos(1_000_000); // 40 s in 1 ms steps
+            if (step % 50 == 0) {
+                clock.reanchor();
+            }
+            long now = clock.nanoTime();
+            assertTrue(now >= previous, "went backwards at step " + step + ": " + previous + " -> " + now);
+            previous = now;
+            lastError = now - source.monotonic();
+        }
+        assertTrue(Math.abs(lastError) < 2_000, "still " + lastError + " ns off CLOCK_MONOTONIC after 40 s");
+        assertFalse(clock.hasFallenBack());
+    }
+
+    @Test
+    void readersExtendTheClockAtItsRateWhenTheAnchorThreadIsStarved() {
+        ManualTicks source = new ManualTicks(0.4);
+        TscClock clock = clock(source, 0.4, TscTrust.ALWAYS, new RecordingLog());
+        long previous = clock.nanoTime();
+        for (int i = 0; i < 100; i++) { // 10 s without a single re-anchor
+            source.advanceNanos(100_000_000);
+            long now = clock.nanoTime();
+            assertTrue(now > previous);
+            assertEquals(source.monotonic(), now, 50.0, "fixed-point rounding only");
+            previous = now;
+        }
+        assertTrue(clock.lateExtensions() > 0);
+    }
+
+    @Test
+    void aSegmentPublishedAheadStillAnswersTicksOfTheOneBefore() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        TscClock clock = clock(source, (1 / 3.0) * (1 - 200e-6), TscTrust.ALWAYS, new RecordingLog());
+        source.advanceNanos(10_000_000);
+        long before = clock.nanoTime();
+        clock.reanchor(); // publishes the next segment, which starts in the future
+        long same = clock.nanoTime();
+        assertEquals(before, same, "publishing a future segment changed the present");
+    }
+
+    @Test
+    void fallsBackWithoutGoingBackwardsAndSaysWhyOnce() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        RecordingLog log = new RecordingLog();
+        String[] distrust = {null};
+        TscClock clock = clock(source, 1 / 3.0, () -> distrust[0], log);
+        source.advanceNanos(2_000_000_000L);
+        clock.reanchor();
+        long highest = clock.nanoTime();
+        distrust[0] = "tsc is no longer listed in available_clocksource";
+        source.advanceNanos(2_000_000_000L); // past the re-check period
+        highest = Math.max(highest, clock.nanoTime());
+        assertTrue(clock.reanchor() < 0);
+        assertTrue(clock.hasFallenBack());
+        assertEquals(1, log.lines.size());
+        assertTrue(log.lines.get(0).contains("available_clocksource"));
+        long after = clock.nanoTime();
+        assertTrue(after >= highest, "fallback went backwards: " + highest + " -> " + after);
+        clock.fallBack("again");
+        assertEquals(1, log.lines.size(), "a second fallback must not log again");
+        assertNotNull(clock.fallbackReason());
+    }
+
+    @Test
+    void givesUpOnTheTscWhenItDriftsFarFromMonotonic() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        RecordingLog log = new RecordingLog();
+        TscClock clock = clock(source, 1 / 3.0, TscTrust.ALWAYS, log);
+        source.advanceNanos(300_000_000);
+        clock.reanchor();
+        source.monotonicOffset += 50_000_000; // CLOCK_MONOTONIC jumps 50 ms relative to the TSC
+        source.advanceNanos(300_000_000);
+        clock.reanchor();
+        assertTrue(clock.hasFallenBack(), "a 50 ms disagreement must disable the TSC");
+        assertTrue(log.lines.get(0).contains("drifted") || log.lines.get(0).contains("rate"), log.lines.get(0));
+    }
+
+    @Test
+    void millisFollowTheRealtimeOffsetSampledAtEachReanchor() {
+        ManualTicks source = new ManualTicks(0.5);
+        TscClock clock = clock(source, 0.5, TscTrust.ALWAYS, new RecordingLog());
+        long expected = (source.monotonic() + source.realtimeOffset) / 1_000_000L;
+        assertEquals(expected, clock.currentTimeMillis(), 1.0);
+        source.realtimeOffset -= 60_000_000_000L; // the wall clock is stepped back one minute
+        source.advanceNanos(300_000_000);
+        clock.reanchor();
+        expected = (source.monotonic() + source.realtimeOffset) / 1_000_000L;
+        assertEquals(expected, clock.currentTimeMillis(), 1.0);
+    }
+
+    @Test
+    void scaleIsExactForLongDistances() {
+        long mult = Math.round(0.3 * (1L << 32));
+        long ticks = 3_000_000_000L * 3600 * 24 * 365; // a year at 3 GHz
+        long expected = java.math.BigInteger.valueOf(ticks).multiply(java.math.BigInteger.valueOf(mult))
+                .shiftRight(32).longValueExact();
+        assertEquals(expected, TscClock.scale(ticks, mult));
+    }
+}
