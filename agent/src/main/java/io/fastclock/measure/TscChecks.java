@@ -1,0 +1,64 @@
+package io.fastclock.measure;
+
+import io.fastclock.runtime.NativeClocks;
+import io.fastclock.runtime.TickSource;
+import io.fastclock.runtime.TscCalibration;
+
+/**
+ * The run-time half of deciding whether the TSC may be used: what CPUID says, whether the TSC
+ * ever goes backwards across CPUs (fio's test), and a calibration that converged. Needs the
+ * native library.
+ */
+public final class TscChecks {
+    /** Reads per CPU for the cross-CPU check: about a millisecond on two CPUs. */
+    static final int CROSS_CPU_READS = 20_000;
+    /** Length of each calibration half. */
+    static final long CALIBRATION_HALF_NANOS = 8_000_000L;
+
+    public final int cpuidFlags;
+    public final boolean crossCpuRan;
+    public final String crossCpuProblem;
+    public final long crossCpuCpus;
+    public final long crossCpuReads;
+    public final TscCalibration calibration;
+    public final boolean useRdtscp;
+
+    private TscChecks(int cpuidFlags, boolean crossCpuRan, String crossCpuProblem, long cpus, long reads,
+                      TscCalibration calibration, boolean useRdtscp) {
+        this.cpuidFlags = cpuidFlags;
+        this.crossCpuRan = crossCpuRan;
+        this.crossCpuProblem = crossCpuProblem;
+        this.crossCpuCpus = cpus;
+        this.crossCpuReads = reads;
+        this.calibration = calibration;
+        this.useRdtscp = useRdtscp;
+    }
+
+    public boolean cpuidInvariant() {
+        return (cpuidFlags & NativeClocks.TSC_INVARIANT) != 0;
+    }
+
+    public boolean crossCpuOk() {
+        return crossCpuRan && crossCpuProblem == null;
+    }
+
+    public static TscChecks run() {
+        int flags = NativeClocks.tscFlags();
+        boolean rdtscp = (flags & NativeClocks.TSC_RDTSCP) != 0;
+        long[] out = new long[4];
+        int rc = NativeClocks.crossCpuTscCheck(CROSS_CPU_READS, out);
+        String crossProblem = null;
+        boolean ran = rc == 0;
+        if (!ran) {
+            crossProblem = "the cross-CPU TSC check could not run (errno " + -rc + ")";
+        } else if (out[2] > 0) {
+            crossProblem = String.format("the TSC went backwards %d times across %d CPUs (worst %d ticks)",
+                    out[2], out[0], out[3]);
+        }
+        TscCalibration calibration = null;
+        if (crossProblem == null && (flags & NativeClocks.TSC_PRESENT) != 0) {
+            calibration = TscCalibration.run(TickSource.nativeTsc(rdtscp), CALIBRATION_HALF_NANOS);
+        }
+        return new TscChecks(flags, ran, crossProblem, ran ? out[0] : 0, ran ? out[1] : 0, calibration, rdtscp);
+    }
+}

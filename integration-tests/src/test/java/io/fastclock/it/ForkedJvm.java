@@ -1,0 +1,203 @@
+package io.fastclock.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Builds and runs a JVM with (or without) the agent, capturing stdout and stderr. */
+public final class ForkedJvm {
+    private final Jdk jdk;
+    private final List<String> jvmArgs = new ArrayList<>();
+    private final Map<String, String> env = new HashMap<>();
+    private String agentArgs;
+    private boolean agent = true;
+    private String mainClass;
+    private final List<String> appArgs = new ArrayList<>();
+    private String classPath = testClasses().toString();
+    private long timeoutSeconds = 120;
+
+    private ForkedJvm(Jdk jdk) {
+        this.jdk = jdk;
+    }
+
+    public static ForkedJvm on(Jdk jdk) {
+        return new ForkedJvm(jdk);
+    }
+
+    public static Path agentJar() {
+        Path jar = Paths.get(System.getProperty("fastclock.agent.jar", "../agent/target/fastclock.jar"));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("agent jar not built: " + jar.toAbsolutePath() + " (run mvn verify from the root)");
+        }
+        return jar.toAbsolutePath().normalize();
+    }
+
+    public static Path slowClockLibrary() {
+        Path lib = Paths.get(System.getProperty("fastclock.slowclock.lib", "../native/target/libslowclock.so"));
+        if (!Files.isRegularFile(lib)) {
+            throw new IllegalStateException("simulator not built: " + lib.toAbsolutePath());
+        }
+        return lib.toAbsolutePath().normalize();
+    }
+
+    public static Path testClasses() {
+        return Paths.get(System.getProperty("fastclock.test.classes", "target/test-classes")).toAbsolutePath();
+    }
+
+    public ForkedJvm agentArgs(String args) {
+        this.agentArgs = args;
+        return this;
+    }
+
+    public ForkedJvm withoutAgent() {
+        this.agent = false;
+        return this;
+    }
+
+    public ForkedJvm jvmArg(String... args) {
+        jvmArgs.addAll(Arrays.asList(args));
+        return this;
+    }
+
+    public ForkedJvm env(String key, String value) {
+        env.put(key, value);
+        return this;
+    }
+
+    /** Runs under the slow-clocksource simulator (every fine clock read becomes a syscall). */
+    public ForkedJvm slowClocksource(long spinNanos) {
+        env.put("LD_PRELOAD", slowClockLibrary().toString());
+        env.put("SLOWCLOCK_SPIN_NS", Long.toString(spinNanos));
+        return this;
+    }
+
+    public ForkedJvm classPath(String cp) {
+        this.classPath = cp;
+        return this;
+    }
+
+    public ForkedJvm timeoutSeconds(long seconds) {
+        this.timeoutSeconds = seconds;
+        return this;
+    }
+
+    public ForkedJvm main(Class<?> main, String... args) {
+        this.mainClass = main.getName();
+        appArgs.addAll(Arrays.asList(args));
+        return this;
+    }
+
+    public ForkedJvm mainClassName(String name, String... args) {
+        this.mainClass = name;
+        appArgs.addAll(Arrays.asList(args));
+        return this;
+    }
+
+    public List<String> command() {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(jdk.java().toString());
+        if (agent) {
+            cmd.add("-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs));
+        }
+        cmd.addAll(jvmArgs);
+        cmd.add("-cp");
+        cmd.add(classPath);
+        cmd.add(mainClass);
+        cmd.addAll(appArgs);
+        return cmd;
+    }
+
+    public Result run() throws IOException, InterruptedException {
+        Path out = Files.createTempFile("fastclock-it", ".out");
+        Path err = Files.createTempFile("fastclock-it", ".err");
+        try {
+            ProcessBuilder pb = new ProcessBuilder(command());
+            pb.environment().putAll(env);
+            pb.redirectOutput(out.toFile());
+            pb.redirectError(err.toFile());
+            Process process = pb.start();
+            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor();
+                throw new AssertionError("JVM did not finish in " + timeoutSeconds + " s: " + command()
+                        + "\nstderr:\n" + read(err));
+            }
+            return new Result(command(), process.exitValue(), read(out), read(err));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    private static String read(Path p) throws IOException {
+        return new String(Files.readAllBytes(p), StandardCharsets.UTF_8);
+    }
+
+    /** What a forked JVM did. */
+    public static final class Result {
+        public final List<String> command;
+        public final int exitCode;
+        public final String stdout;
+        public final String stderr;
+
+        Result(List<String> command, int exitCode, String stdout, String stderr) {
+            this.command = command;
+            this.exitCode = exitCode;
+            this.stdout = stdout;
+            this.stderr = stderr;
+        }
+
+        /** key=value lines the test apps print on stdout. */
+        public Map<String, String> values() {
+            Map<String, String> values = new HashMap<>();
+            for (String line : stdout.split("\n")) {
+                int eq = line.indexOf('=');
+                if (eq > 0 && !line.startsWith(" ")) {
+                    values.put(line.substring(0, eq).trim(), line.substring(eq + 1).trim());
+                }
+            }
+            return values;
+        }
+
+        public String value(String key) {
+            String v = values().get(key);
+            if (v == null) {
+                throw new AssertionError("the app printed no '" + key + "'\n" + this);
+            }
+            return v;
+        }
+
+        public long longValue(String key) {
+            return Long.parseLong(value(key));
+        }
+
+        public double doubleValue(String key) {
+            return Double.parseDouble(value(key));
+        }
+
+        /** stderr lines that start with the agent's prefix. */
+        public List<String> agentLines() {
+            List<String> lines = new ArrayList<>();
+            for (String line : stderr.split("\n")) {
+                if (line.startsWith("fastclock:")) {
+                    lines.add(line);
+                }
+            }
+            return lines;
+        }
+
+        @Override
+        public String toString() {
+            return "command: " + String.join(" ", command) + "\nexit: " + exitCode + "\nstdout:\n" + stdout
+                    + "\nstderr:\n" + stderr;
+        }
+    }
+}
