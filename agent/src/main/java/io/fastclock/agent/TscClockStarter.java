@@ -1,0 +1,24 @@
+package io.fastclock.agent;
+
+import io.fastclock.measure.TscChecks;
+import io.fastclock.runtime.RuntimeLog;
+import io.fastclock.runtime.TickSource;
+import io.fastclock.runtime.TscAnchorThread;
+import io.fastclock.runtime.TscClock;
+import io.fastclock.runtime.TscTrust;
+
+/** Builds a running {@link TscClock} from checks that passed, and starts its anchor thread. */
+public final class TscClockStarter {
+    private TscClockStarter() {}
+
+    public static TscClock start(TscChecks checks, long recheckNanos, TscTrust trust, RuntimeLog log) {
+        if (checks.calibration == null || !checks.calibration.converged) {
+            throw new IllegalStateException("the TSC was not calibrated");
+        }
+        TscClock.Tuning tuning = new TscClock.Tuning();
+        tuning.recheckNanos = recheckNanos;
+        TscClock clock = new TscClock(TickSource.nativeTsc(checks.useRdtscp), checks.calibration, tuning, trust, log);
+        new TscAnchorThread(clock, log).start();
+        return clock;
+    }
+}
