@@ -1,0 +1,62 @@
+package io.fastclock.rewrite;
+
+/**
+ * Cheap checks on raw class-file bytes, done before any parsing. Most classes an application loads
+ * never touch {@code java/lang/System}; they are rejected here by a byte scan, without building an
+ * ASM {@code ClassReader}.
+ */
+public final class ClassBytes {
+    private ClassBytes() {}
+
+    private static final byte[] SYSTEM = {
+        'j', 'a', 'v', 'a', '/', 'l', 'a', 'n', 'g', '/', 'S', 'y', 's', 't', 'e', 'm'
+    };
+
+    /** Whether the bytes contain the UTF-8 text {@code java/lang/System} anywhere. */
+    public static boolean mentionsSystem(byte[] classfile) {
+        return classfile != null && indexOf(classfile, 0, false) >= 0;
+    }
+
+    /**
+     * Whether the constant pool (as far as a byte scan can tell) holds the UTF-8 entry that is exactly
+     * {@code java/lang/System}: tag 1, length 16, then the text. A {@code CONSTANT_Class} for
+     * {@code java.lang.System}, which every call to one of its methods needs, names such an entry;
+     * descriptors ({@code Ljava/lang/System;}) and nested names ({@code java/lang/System$Logger}) do not
+     * count. Never a false negative for a well-formed class file; a false positive (the same 19 bytes
+     * inside some other data) only costs a parse.
+     */
+    public static boolean mentionsSystemClass(byte[] classfile) {
+        return classfile != null && indexOf(classfile, 0, true) >= 0;
+    }
+
+    /**
+     * Index of the first {@code java/lang/System} at or after {@code from}, or -1. When
+     * {@code utf8Entry} is set, only matches preceded by the bytes {@code 01 00 10} count.
+     */
+    static int indexOf(byte[] b, int from, boolean utf8Entry) {
+        final byte[] n = SYSTEM;
+        final int nlen = n.length;
+        final int last = b.length - nlen;
+        // Scan for the 11th byte ('S', rarer in class files than 'j' or '/'), then compare the rest.
+        final int pivot = 10;
+        final byte pb = n[pivot];
+        int start = Math.max(from, utf8Entry ? 3 : 0);
+        outer:
+        for (int i = start + pivot, end = last + pivot; i <= end; i++) {
+            if (b[i] != pb) {
+                continue;
+            }
+            int s = i - pivot;
+            for (int j = 0; j < nlen; j++) {
+                if (b[s + j] != n[j]) {
+                    continue outer;
+                }
+            }
+            if (utf8Entry && (b[s - 3] != 1 || b[s - 2] != 0 || b[s - 1] != nlen)) {
+                continue;
+            }
+            return s;
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,216 @@
+package io.fastclock.rewrite;
+
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.ConstantDynamic;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Swaps the owner of {@code System.currentTimeMillis()J} and {@code System.nanoTime()J} references
+ * for {@link #FAST_CLOCK}:
+ * <ul>
+ *   <li>{@code INVOKESTATIC} instructions (the {@code isInterface} flag is kept as it was);</li>
+ *   <li>{@code H_INVOKESTATIC} method handles among {@code invokedynamic} bootstrap arguments
+ *       ({@code System::currentTimeMillis} method references via {@code LambdaMetafactory});</li>
+ *   <li>method-handle constants loaded by {@code ldc}, and handles among the bootstrap arguments of
+ *       {@code ConstantDynamic} constants (recursively).</li>
+ * </ul>
+ * The descriptor stays {@code ()J}, so stack maps and max stack/locals stay valid: the writer is
+ * built with {@code new ClassWriter(reader, 0)}, which copies the constant pool and never loads a
+ * class. Nothing else in the class changes.
+ *
+ * <p>One instance visits one class; it is not thread-safe. {@link #rewrite(byte[])} is the
+ * thread-safe facade.
+ */
+public final class ClockCallRewriter extends ClassVisitor {
+    public static final String SYSTEM = "java/lang/System";
+    public static final String FAST_CLOCK = "io/fastclock/runtime/FastClock";
+    static final String MILLIS = "currentTimeMillis";
+    static final String NANOS = "nanoTime";
+    static final String DESC = "()J";
+
+    private final String fromOwner;
+    private final String toOwner;
+    private int callSites;
+
+    /** Rewrites {@code java/lang/System} clock references to {@link #FAST_CLOCK}. */
+    public ClockCallRewriter(ClassVisitor next) {
+        this(next, SYSTEM, FAST_CLOCK);
+    }
+
+    /**
+     * Rewrites {@code currentTimeMillis()J}/{@code nanoTime()J} references from one owner to another
+     * (tests use it to map rewritten classes back).
+     */
+    public ClockCallRewriter(ClassVisitor next, String fromOwner, String toOwner) {
+        super(Opcodes.ASM9, next);
+        this.fromOwner = fromOwner;
+        this.toOwner = toOwner;
+    }
+
+    /** Number of references rewritten so far (instructions plus handles). */
+    public int callSites() {
+        return callSites;
+    }
+
+    static boolean isClock(String name, String descriptor) {
+        return DESC.equals(descriptor) && (MILLIS.equals(name) || NANOS.equals(name));
+    }
+
+    @Override
+    public MethodVisitor visitMethod(
+            int access, String name, String descriptor, String signature, String[] exceptions) {
+        MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+        return mv == null ? null : new Rewriting(mv);
+    }
+
+    private final class Rewriting extends MethodVisitor {
+        Rewriting(MethodVisitor mv) {
+            super(Opcodes.ASM9, mv);
+        }
+
+        @Override
+        public void visitMethodInsn(
+                int opcode, String owner, String name, String descriptor, boolean isInterface) {
+            if (opcode == Opcodes.INVOKESTATIC && fromOwner.equals(owner) && isClock(name, descriptor)) {
+                owner = toOwner;
+                callSites++;
+            }
+            super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+        }
+
+        @Override
+        public void visitInvokeDynamicInsn(
+                String name, String descriptor, Handle bsm, Object... bsmArgs) {
+            super.visitInvokeDynamicInsn(name, descriptor, (Handle) map(bsm), mapAll(bsmArgs));
+        }
+
+        @Override
+        public void visitLdcInsn(Object value) {
+            super.visitLdcInsn(map(value));
+        }
+    }
+
+    private Object[] mapAll(Object[] args) {
+        Object[] out = args;
+        for (int i = 0; i < args.length; i++) {
+            Object mapped = map(args[i]);
+            if (mapped != args[i]) {
+                if (out == args) {
+                    out = args.clone();
+                }
+                out[i] = mapped;
+            }
+        }
+        return out;
+    }
+
+    /** The value itself when it needs no change, else a rewritten copy. */
+    private Object map(Object value) {
+        if (value instanceof Handle) {
+            Handle h = (Handle) value;
+            if (h.getTag() == Opcodes.H_INVOKESTATIC
+                    && fromOwner.equals(h.getOwner())
+                    && isClock(h.getName(), h.getDesc())) {
+                callSites++;
+                return new Handle(h.getTag(), toOwner, h.getName(), h.getDesc(), h.isInterface());
+            }
+            return h;
+        }
+        if (value instanceof ConstantDynamic) {
+            ConstantDynamic c = (ConstantDynamic) value;
+            Handle bsm = c.getBootstrapMethod();
+            Handle newBsm = (Handle) map(bsm);
+            int n = c.getBootstrapMethodArgumentCount();
+            Object[] args = new Object[n];
+            boolean changed = newBsm != bsm;
+            for (int i = 0; i < n; i++) {
+                Object arg = c.getBootstrapMethodArgument(i);
+                args[i] = map(arg);
+                changed |= args[i] != arg;
+            }
+            return changed ? new ConstantDynamic(c.getName(), c.getDescriptor(), newBsm, args) : c;
+        }
+        return value;
+    }
+
+    /** Outcome of one rewrite: the new class file and how many references were swapped. */
+    public static final class Result {
+        private final byte[] bytes;
+        private final int callSites;
+
+        Result(byte[] bytes, int callSites) {
+            this.bytes = bytes;
+            this.callSites = callSites;
+        }
+
+        public byte[] bytes() {
+            return bytes;
+        }
+
+        public int callSites() {
+            return callSites;
+        }
+    }
+
+    /**
+     * Rewrites a class file. Returns null when the class has nothing to rewrite (decided from the
+     * constant pool, before visiting any code). Throws on malformed or unsupported class files.
+     */
+    public static Result rewriteCounting(byte[] classfile) {
+        ClassReader reader = new ClassReader(classfile);
+        if (!referencesClock(reader, SYSTEM)) {
+            return null;
+        }
+        ClassWriter writer = new ClassWriter(reader, 0);
+        ClockCallRewriter rewriter = new ClockCallRewriter(writer);
+        reader.accept(rewriter, 0);
+        if (rewriter.callSites == 0) {
+            return null; // e.g. a Methodref in the pool that no code uses
+        }
+        return new Result(writer.toByteArray(), rewriter.callSites);
+    }
+
+    /** {@link #rewriteCounting} without the count: the new bytes, or null when unchanged. */
+    public static byte[] rewrite(byte[] classfile) {
+        Result r = rewriteCounting(classfile);
+        return r == null ? null : r.bytes;
+    }
+
+    private static final int CONSTANT_METHODREF = 10;
+    private static final int CONSTANT_INTERFACE_METHODREF = 11;
+
+    /**
+     * Whether the constant pool holds a {@code Methodref}/{@code InterfaceMethodref} for
+     * {@code owner.currentTimeMillis()J} or {@code owner.nanoTime()J}. Every instruction and
+     * method-handle constant that could need rewriting points at one.
+     */
+    static boolean referencesClock(ClassReader reader, String owner) {
+        int count = reader.getItemCount();
+        char[] buf = null;
+        for (int i = 1; i < count; i++) {
+            int offset = reader.getItem(i);
+            if (offset == 0) {
+                continue; // second slot of a long/double
+            }
+            int tag = reader.readByte(offset - 1);
+            if (tag != CONSTANT_METHODREF && tag != CONSTANT_INTERFACE_METHODREF) {
+                continue;
+            }
+            if (buf == null) {
+                buf = new char[reader.getMaxStringLength()];
+            }
+            if (!owner.equals(reader.readClass(offset, buf))) {
+                continue;
+            }
+            int nat = reader.getItem(reader.readUnsignedShort(offset + 2));
+            if (isClock(reader.readUTF8(nat, buf), reader.readUTF8(nat + 2, buf))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

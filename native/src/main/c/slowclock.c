@@ -1,0 +1,382 @@
+/*
+ * slowclock: an LD_PRELOAD library that makes this machine's clocks behave like a slow
+ * clocksource (hpet, acpi_pm, a Xen guest without a stable pvclock), for tests and benchmarks.
+ *
+ *   LD_PRELOAD=native/target/libslowclock.so java ...
+ *
+ * What it does
+ * - Every *fine* read (clock_gettime with CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_MONOTONIC_RAW,
+ *   CLOCK_BOOTTIME, CLOCK_TAI; gettimeofday) becomes a real system call, as the vDSO does when the
+ *   clocksource has no user-space read path, optionally followed by a busy wait of
+ *   SLOWCLOCK_SPIN_NS nanoseconds to mimic the cost of the hardware access (HPET: about 600 ns).
+ * - The _COARSE clocks and every other clock id pass straight through to libc (vDSO-fast).
+ * - SLOWCLOCK_STEPS="AT_MS:DELTA_MS,..." steps the wall clock: from AT_MS milliseconds after this
+ *   library was loaded (measured on the real CLOCK_MONOTONIC), CLOCK_REALTIME,
+ *   CLOCK_REALTIME_COARSE, CLOCK_TAI, gettimeofday and time() are shifted by the sum of the
+ *   DELTA_MS of every step reached so far. Monotonic clocks are never shifted.
+ *
+ * Environment (read once, when the library is loaded; a bad value prints one line on stderr
+ * naming the variable and is ignored)
+ *   SLOWCLOCK_FINE       syscall (default): fine reads are real system calls
+ *                        vdso: fine reads stay on the real (fast) functions; steps still apply
+ *   SLOWCLOCK_SPIN_NS    extra busy wait after each fine read, 0..10000000 ns (default 0)
+ *   SLOWCLOCK_SERIALIZE  1: fine reads (system call plus spin) take a process-wide lock, like an
+ *                        HPET that serves one read at a time; 0 (default): no lock
+ *   SLOWCLOCK_STEPS      up to 32 steps "AT_MS:DELTA_MS" separated by commas, AT_MS >= 0 and
+ *                        non-decreasing, DELTA_MS signed (e.g. "2000:+5000,4000:-10000")
+ *
+ * The hot path allocates nothing and takes no lock (unless SLOWCLOCK_SERIALIZE=1); its only
+ * shared state is a lock-free atomic counter of the steps reached.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NANOS_PER_SECOND 1000000000LL
+#define NANOS_PER_MILLI 1000000LL
+#define MAX_STEPS 32
+/* Bound on |AT_MS| and |cumulative DELTA_MS|: about 31 years; keeps every sum far from overflow. */
+#define MAX_ABS_MS 1000000000000LL
+#define MAX_SPIN_NS 10000000LL
+
+typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
+typedef int (*gettimeofday_fn)(struct timeval *, void *);
+typedef time_t (*time_fn)(time_t *);
+
+/* Written only by the constructor, before the application runs; read-only afterwards. */
+static clock_gettime_fn real_clock_gettime;
+static gettimeofday_fn real_gettimeofday;
+static time_fn real_time;
+static int fine_syscall = 1;
+static long long spin_ns;
+static int serialize;
+static int step_count;
+static long long step_at_ns[MAX_STEPS];     /* real CLOCK_MONOTONIC, absolute */
+static long long step_cum_ms[MAX_STEPS];    /* cumulative shift once step i is reached */
+
+/* Number of steps reached so far; only ever increases. */
+static atomic_int steps_reached;
+static atomic_flag serial_lock = ATOMIC_FLAG_INIT;
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/* The real CLOCK_MONOTONIC: vDSO through libc when resolved, the raw system call otherwise. */
+static long long real_monotonic_ns(void) {
+  struct timespec ts;
+  int rc = real_clock_gettime != NULL ? real_clock_gettime(CLOCK_MONOTONIC, &ts)
+                                      : (int)syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
+  if (rc != 0) {
+    return 0; /* CLOCK_MONOTONIC cannot fail with a valid pointer; 0 only delays steps. */
+  }
+  return (long long)ts.tv_sec * NANOS_PER_SECOND + ts.tv_nsec;
+}
+
+static void spin(void) {
+  long long start = real_monotonic_ns();
+  while (real_monotonic_ns() - start < spin_ns) {
+    cpu_relax();
+  }
+}
+
+static void serial_enter(void) {
+  if (serialize) {
+    while (atomic_flag_test_and_set_explicit(&serial_lock, memory_order_acquire)) {
+      cpu_relax();
+    }
+  }
+}
+
+static void serial_exit(void) {
+  if (serialize) {
+    atomic_flag_clear_explicit(&serial_lock, memory_order_release);
+  }
+}
+
+/* Cumulative wall-clock shift in ms for the steps reached so far. */
+static long long current_shift_ms(void) {
+  if (step_count == 0) {
+    return 0;
+  }
+  int reached = atomic_load_explicit(&steps_reached, memory_order_acquire);
+  if (reached < step_count) {
+    long long now = real_monotonic_ns();
+    int r = reached;
+    while (r < step_count && now >= step_at_ns[r]) {
+      r++;
+    }
+    if (r > reached) {
+      /* Another thread may have advanced further meanwhile: only ever move forward. */
+      int expected = reached;
+      while (expected < r &&
+             !atomic_compare_exchange_weak_explicit(&steps_reached, &expected, r,
+                                                    memory_order_acq_rel, memory_order_acquire)) {
+      }
+      reached = expected > r ? expected : r;
+    }
+  }
+  return reached == 0 ? 0 : step_cum_ms[reached - 1];
+}
+
+static void shift_timespec(struct timespec *tp, long long ms) {
+  long long sec = (long long)tp->tv_sec + ms / 1000;
+  long long nsec = (long long)tp->tv_nsec + (ms % 1000) * NANOS_PER_MILLI;
+  if (nsec < 0) {
+    nsec += NANOS_PER_SECOND;
+    sec -= 1;
+  } else if (nsec >= NANOS_PER_SECOND) {
+    nsec -= NANOS_PER_SECOND;
+    sec += 1;
+  }
+  tp->tv_sec = (time_t)sec;
+  tp->tv_nsec = (long)nsec;
+}
+
+static void shift_timeval(struct timeval *tv, long long ms) {
+  long long sec = (long long)tv->tv_sec + ms / 1000;
+  long long usec = (long long)tv->tv_usec + (ms % 1000) * 1000;
+  if (usec < 0) {
+    usec += 1000000;
+    sec -= 1;
+  } else if (usec >= 1000000) {
+    usec -= 1000000;
+    sec += 1;
+  }
+  tv->tv_sec = (time_t)sec;
+  tv->tv_usec = (suseconds_t)usec;
+}
+
+static int is_fine(clockid_t id) {
+  switch (id) {
+    case CLOCK_REALTIME:
+    case CLOCK_MONOTONIC:
+    case CLOCK_MONOTONIC_RAW:
+    case CLOCK_BOOTTIME:
+#ifdef CLOCK_TAI
+    case CLOCK_TAI:
+#endif
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+static int is_wall(clockid_t id) {
+  switch (id) {
+    case CLOCK_REALTIME:
+    case CLOCK_REALTIME_COARSE:
+#ifdef CLOCK_TAI
+    case CLOCK_TAI:
+#endif
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+int clock_gettime(clockid_t id, struct timespec *tp) {
+  int rc;
+  if (is_fine(id) && (fine_syscall || real_clock_gettime == NULL)) {
+    serial_enter();
+    rc = (int)syscall(SYS_clock_gettime, id, tp);
+    if (spin_ns > 0 && fine_syscall) {
+      spin();
+    }
+    serial_exit();
+  } else if (real_clock_gettime != NULL) {
+    rc = real_clock_gettime(id, tp);
+  } else {
+    rc = (int)syscall(SYS_clock_gettime, id, tp);
+  }
+  if (rc == 0 && step_count > 0 && is_wall(id)) {
+    long long ms = current_shift_ms();
+    if (ms != 0) {
+      shift_timespec(tp, ms);
+    }
+  }
+  return rc;
+}
+
+int gettimeofday(struct timeval *restrict tv, void *restrict tz) {
+  /* glibc declares tv nonnull, but the kernel accepts NULL: hide the pointer's origin from the
+   * optimiser so the NULL check below is neither warned about nor removed. */
+  struct timeval *out = tv;
+  __asm__("" : "+r"(out));
+  int rc;
+  if (fine_syscall || real_gettimeofday == NULL) {
+    serial_enter();
+    rc = (int)syscall(SYS_gettimeofday, out, tz);
+    if (spin_ns > 0 && fine_syscall) {
+      spin();
+    }
+    serial_exit();
+  } else {
+    rc = real_gettimeofday(out, tz);
+  }
+  if (rc == 0 && out != NULL && step_count > 0) {
+    long long ms = current_shift_ms();
+    if (ms != 0) {
+      shift_timeval(out, ms);
+    }
+  }
+  return rc;
+}
+
+/* time() reads the coarse wall clock (as the vDSO does); only the steps change it. */
+time_t time(time_t *tloc) {
+  if (step_count == 0 && real_time != NULL) {
+    return real_time(tloc);
+  }
+  struct timespec ts;
+  int rc = real_clock_gettime != NULL ? real_clock_gettime(CLOCK_REALTIME_COARSE, &ts)
+                                      : (int)syscall(SYS_clock_gettime, CLOCK_REALTIME_COARSE, &ts);
+  if (rc != 0) {
+    return (time_t)-1;
+  }
+  long long ms = current_shift_ms();
+  if (ms != 0) {
+    shift_timespec(&ts, ms);
+  }
+  if (tloc != NULL) {
+    *tloc = ts.tv_sec;
+  }
+  return ts.tv_sec;
+}
+
+/* ---- configuration, read once at load time ---- */
+
+static void warn(const char *name, const char *value, const char *accepted) {
+  fprintf(stderr, "slowclock: ignoring %s=\"%s\": expected %s\n", name, value, accepted);
+}
+
+/* Parses a whole decimal integer (optional sign) in [lo, hi]; 0 on success. */
+static int parse_ll(const char *s, const char *end, long long lo, long long hi, long long *out) {
+  if (s == end) {
+    return -1;
+  }
+  char buf[32];
+  size_t len = (size_t)(end - s);
+  if (len >= sizeof buf) {
+    return -1;
+  }
+  memcpy(buf, s, len);
+  buf[len] = '\0';
+  if (!(buf[0] == '+' || buf[0] == '-' || (buf[0] >= '0' && buf[0] <= '9'))) {
+    return -1;
+  }
+  char *stop = NULL;
+  errno = 0;
+  long long v = strtoll(buf, &stop, 10);
+  if (errno != 0 || stop == buf || *stop != '\0' || v < lo || v > hi) {
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+static int parse_steps(const char *value, long long load_ns) {
+  long long at[MAX_STEPS];
+  long long cum[MAX_STEPS];
+  int n = 0;
+  long long total = 0;
+  long long last_at = 0;
+  const char *p = value;
+  while (*p != '\0') {
+    const char *comma = strchr(p, ',');
+    const char *end = comma != NULL ? comma : p + strlen(p);
+    const char *colon = memchr(p, ':', (size_t)(end - p));
+    long long a;
+    long long d;
+    if (n == MAX_STEPS || colon == NULL || parse_ll(p, colon, 0, MAX_ABS_MS, &a) != 0 ||
+        parse_ll(colon + 1, end, -MAX_ABS_MS, MAX_ABS_MS, &d) != 0 || a < last_at) {
+      return -1;
+    }
+    total += d;
+    if (total < -MAX_ABS_MS || total > MAX_ABS_MS) {
+      return -1;
+    }
+    at[n] = load_ns + a * NANOS_PER_MILLI;
+    cum[n] = total;
+    last_at = a;
+    n++;
+    if (comma == NULL) {
+      break;
+    }
+    p = comma + 1;
+    if (*p == '\0') {
+      return -1; /* trailing comma */
+    }
+  }
+  if (n == 0) {
+    return -1;
+  }
+  memcpy(step_at_ns, at, sizeof at);
+  memcpy(step_cum_ms, cum, sizeof cum);
+  step_count = n;
+  return 0;
+}
+
+__attribute__((constructor)) static void slowclock_init(void) {
+  real_clock_gettime = (clock_gettime_fn)dlsym(RTLD_NEXT, "clock_gettime");
+  real_gettimeofday = (gettimeofday_fn)dlsym(RTLD_NEXT, "gettimeofday");
+  real_time = (time_fn)dlsym(RTLD_NEXT, "time");
+  if (real_clock_gettime == NULL || real_gettimeofday == NULL || real_time == NULL) {
+    fprintf(stderr, "slowclock: dlsym(RTLD_NEXT) did not find the libc clocks; using system calls\n");
+  }
+  long long load_ns = real_monotonic_ns();
+
+  const char *v = getenv("SLOWCLOCK_FINE");
+  if (v != NULL && *v != '\0') {
+    if (strcmp(v, "syscall") == 0) {
+      fine_syscall = 1;
+    } else if (strcmp(v, "vdso") == 0) {
+      fine_syscall = 0;
+    } else {
+      warn("SLOWCLOCK_FINE", v, "syscall or vdso");
+    }
+  }
+
+  v = getenv("SLOWCLOCK_SPIN_NS");
+  if (v != NULL && *v != '\0') {
+    long long ns;
+    if (parse_ll(v, v + strlen(v), 0, MAX_SPIN_NS, &ns) == 0) {
+      spin_ns = ns;
+    } else {
+      warn("SLOWCLOCK_SPIN_NS", v, "an integer number of nanoseconds in 0..10000000");
+    }
+  }
+
+  v = getenv("SLOWCLOCK_SERIALIZE");
+  if (v != NULL && *v != '\0') {
+    if (strcmp(v, "1") == 0) {
+      serialize = 1;
+    } else if (strcmp(v, "0") == 0) {
+      serialize = 0;
+    } else {
+      warn("SLOWCLOCK_SERIALIZE", v, "0 or 1");
+    }
+  }
+
+  v = getenv("SLOWCLOCK_STEPS");
+  if (v != NULL && *v != '\0' && parse_steps(v, load_ns) != 0) {
+    warn("SLOWCLOCK_STEPS", v,
+         "up to 32 AT_MS:DELTA_MS pairs separated by commas, AT_MS >= 0 non-decreasing, "
+         "e.g. 2000:+5000,4000:-10000");
+  }
+  atomic_store_explicit(&steps_reached, 0, memory_order_release);
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Checks the slow-clocksource simulator (native/target/libslowclock.so):
+#  - prints the cost of clock_gettime(CLOCK_MONOTONIC) without it, under it, and with a spin;
+#  - checks that a wall-clock step is applied to CLOCK_REALTIME, CLOCK_REALTIME_COARSE and
+#    gettimeofday, never to CLOCK_MONOTONIC, in syscall and in vdso mode;
+#  - checks that a bad setting is named on stderr and ignored.
+# Timings are printed, not asserted. Exits non-zero if a functional check fails.
+# Usage: native/src/test/slowclock-check.sh [path/to/libslowclock.so]
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+lib=${1:-$here/../../target/libslowclock.so}
+[ -f "$lib" ] || { echo "slowclock-check: $lib not found; build it: mvn -B -q -pl native package" >&2; exit 2; }
+lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
+cc=${CC:-gcc}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cat >"$work/probe.c" <<'EOF'
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long ns(clockid_t id) {
+  struct timespec ts;
+  if (clock_gettime(id, &ts) != 0) { perror("clock_gettime"); exit(3); }
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static long long tod_us(void) {
+  struct timeval tv;
+  if (gettimeofday(&tv, NULL) != 0) { perror("gettimeofday"); exit(3); }
+  return (long long)tv.tv_sec * 1000000LL + tv.tv_usec;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "cost") == 0) {
+    const int n = 2000000;
+    long long sink = 0;
+    for (int i = 0; i < n / 10; i++) sink += ns(CLOCK_MONOTONIC); /* warm-up */
+    long long t0 = ns(CLOCK_MONOTONIC);
+    for (int i = 0; i < n; i++) sink += ns(CLOCK_MONOTONIC);
+    long long t1 = ns(CLOCK_MONOTONIC);
+    long long c0 = ns(CLOCK_MONOTONIC);
+    for (int i = 0; i < n; i++) sink += ns(CLOCK_REALTIME_COARSE);
+    long long c1 = ns(CLOCK_MONOTONIC);
+    printf("%.1f %.1f %lld\n", (double)(t1 - t0) / n, (double)(c1 - c0) / n, sink & 1);
+    return 0;
+  }
+  /* "step": wall-minus-monotonic offsets (ms) before and after sleeping argv[2] ms. */
+  int sleep_ms = argc > 2 ? atoi(argv[2]) : 500;
+  long long m0 = ns(CLOCK_MONOTONIC), r0 = ns(CLOCK_REALTIME), c0 = ns(CLOCK_REALTIME_COARSE);
+  long long g0 = tod_us();
+  time_t s0 = time(NULL);
+  usleep((useconds_t)sleep_ms * 1000);
+  long long m1 = ns(CLOCK_MONOTONIC), r1 = ns(CLOCK_REALTIME), c1 = ns(CLOCK_REALTIME_COARSE);
+  long long g1 = tod_us();
+  time_t s1 = time(NULL);
+  long long mono_ms = (m1 - m0) / 1000000;
+  printf("%lld %lld %lld %lld %lld\n", mono_ms,
+         (r1 - r0) / 1000000 - mono_ms, (c1 - c0) / 1000000 - mono_ms,
+         (g1 - g0) / 1000 - mono_ms, (long long)(s1 - s0) * 1000 - mono_ms);
+  return 0;
+}
+EOF
+"$cc" -O2 -std=c11 -Wall -Wextra -Werror -o "$work/probe" "$work/probe.c"
+
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+ok() { echo "ok:   $*"; }
+
+echo "== cost of clock_gettime (ns per call): CLOCK_MONOTONIC, CLOCK_REALTIME_COARSE"
+read -r plain_m plain_c _ < <("$work/probe" cost)
+read -r slow_m slow_c _ < <(env LD_PRELOAD="$lib" "$work/probe" cost)
+read -r spin_m spin_c _ < <(env LD_PRELOAD="$lib" SLOWCLOCK_SPIN_NS=500 "$work/probe" cost)
+read -r vdso_m vdso_c _ < <(env LD_PRELOAD="$lib" SLOWCLOCK_FINE=vdso "$work/probe" cost)
+printf '  %-34s %8s %8s\n' "plain" "$plain_m" "$plain_c"
+printf '  %-34s %8s %8s\n' "slowclock (syscall)" "$slow_m" "$slow_c"
+printf '  %-34s %8s %8s\n' "slowclock SLOWCLOCK_SPIN_NS=500" "$spin_m" "$spin_c"
+printf '  %-34s %8s %8s\n' "slowclock SLOWCLOCK_FINE=vdso" "$vdso_m" "$vdso_c"
+awk -v p="$plain_m" -v s="$slow_m" 'BEGIN { exit !(s > p) }' \
+  || echo "  note: the preloaded CLOCK_MONOTONIC was not slower than plain here (timing, not checked)"
+
+# A step of DELTA ms at 200 ms; the probe sleeps 500 ms across it.
+check_step() {
+  local mode=$1 delta=$2
+  local out mono r c g s
+  out=$(env LD_PRELOAD="$lib" SLOWCLOCK_FINE="$mode" SLOWCLOCK_STEPS="200:$delta" "$work/probe" step 500)
+  read -r mono r c g s <<<"$out"
+  echo "  mode=$mode step=$delta: monotonic advanced ${mono} ms; extra realtime=${r} coarse=${c} gettimeofday=${g} time()=${s} ms"
+  local want=${delta#+}
+  # realtime and gettimeofday within 5 ms, coarse within 2 ticks + rounding, time() within 1 s.
+  awk -v x="$r" -v w="$want" 'BEGIN { d = x - w; exit !(d >= -5 && d <= 5) }' \
+    && ok "CLOCK_REALTIME stepped by $delta ($mode)" || fail "CLOCK_REALTIME off by $r ms, expected $want ($mode)"
+  awk -v x="$c" -v w="$want" 'BEGIN { d = x - w; exit !(d >= -25 && d <= 25) }' \
+    && ok "CLOCK_REALTIME_COARSE stepped by $delta ($mode)" || fail "CLOCK_REALTIME_COARSE off by $c ms, expected $want ($mode)"
+  awk -v x="$g" -v w="$want" 'BEGIN { d = x - w; exit !(d >= -5 && d <= 5) }' \
+    && ok "gettimeofday stepped by $delta ($mode)" || fail "gettimeofday off by $g ms, expected $want ($mode)"
+  awk -v x="$s" -v w="$want" 'BEGIN { d = x - w; exit !(d >= -1100 && d <= 1100) }' \
+    && ok "time() stepped by $delta ($mode)" || fail "time() off by $s ms, expected $want ($mode)"
+  awk -v x="$mono" 'BEGIN { exit !(x >= 490 && x <= 2000) }' \
+    && ok "CLOCK_MONOTONIC not stepped ($mode)" || fail "CLOCK_MONOTONIC advanced $mono ms over a 500 ms sleep ($mode)"
+}
+
+echo "== wall-clock steps"
+check_step syscall +5000
+check_step syscall -10000
+check_step vdso +5000
+
+echo "== no step configured"
+read -r mono r _ <<<"$(env LD_PRELOAD="$lib" "$work/probe" step 100)"
+awk -v x="$r" 'BEGIN { exit !(x >= -5 && x <= 5) }' && ok "no shift without SLOWCLOCK_STEPS" || fail "realtime moved by $r ms without steps"
+
+echo "== bad settings are named and ignored"
+for setting in "SLOWCLOCK_SPIN_NS=abc" "SLOWCLOCK_STEPS=200:+x" "SLOWCLOCK_FINE=fast" "SLOWCLOCK_STEPS=500:1,100:1" "SLOWCLOCK_SERIALIZE=yes"; do
+  name=${setting%%=*}
+  err=$(env LD_PRELOAD="$lib" "$setting" "$work/probe" step 10 2>&1 >/dev/null)
+  lines=$(printf '%s\n' "$err" | grep -c . || true)
+  if [[ "$err" == *"$name"* && "$lines" -eq 1 ]]; then ok "$setting -> $err"; else fail "$setting gave: '$err'"; fi
+done
+
+if [ "$failures" -ne 0 ]; then
+  echo "slowclock-check: $failures check(s) failed"
+  exit 1
+fi
+echo "slowclock-check: all checks passed"
