@@ -1,19 +1,145 @@
 package io.fastclock.agent;
 
-import io.fastclock.nativelib.NativeLibraryExtractor;
-import io.fastclock.nativelib.NativeLibraryLoader;
+import io.fastclock.config.Settings;
+import io.fastclock.config.SettingsException;
+import io.fastclock.probe.Backend;
+import io.fastclock.probe.Decision;
+import io.fastclock.rewrite.ClassFilter;
+import io.fastclock.rewrite.ClockTransformer;
+import io.fastclock.rewrite.RewriteListener;
+import io.fastclock.rewrite.RewriteStats;
+import io.fastclock.runtime.ClockRegistry;
+import io.fastclock.runtime.CoarseMillis;
+import io.fastclock.runtime.CoarseNanos;
 import io.fastclock.runtime.FastClock;
-import io.fastclock.runtime.NativeClocks;
+import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.SystemMillis;
+import io.fastclock.runtime.SystemNanos;
+import io.fastclock.runtime.TscClock;
+import io.fastclock.runtime.TscMillis;
+import io.fastclock.runtime.TscNanos;
 
 import java.lang.instrument.Instrumentation;
+import java.util.Collections;
 
-/** Temporary wiring check: loads the native library into the boot loader. */
+/** What premain does once the runtime is in the boot loader: settings, probe, decision, transformer. */
 final class AgentStartup {
+    /** Set for the application and tests to see: "true" when call sites are being rewritten. */
+    static final String ACTIVE_PROPERTY = "fastclock.active";
+
     private AgentStartup() {}
 
     static void start(String args, Instrumentation inst, Object bootNativeLibraries) {
-        NativeLibraryLoader.Result r = NativeLibraryLoader.load(null, NativeLibraryExtractor.defaultTempRoot(), bootNativeLibraries);
-        System.err.println("fastclock: native " + (r.loaded() ? "loaded via " + r.how : r.problem)
-                + " loader=" + FastClock.class.getClassLoader() + " coarse=" + (r.loaded() ? NativeClocks.realtimeCoarseMillis() : -1));
+        long started = System.nanoTime();
+        Settings settings;
+        try {
+            settings = Settings.fromSystem(args);
+        } catch (SettingsException e) {
+            System.err.println(e.getMessage() + "; fastclock is off and the application runs on the system clocks");
+            System.setProperty(ACTIVE_PROPERTY, "false");
+            return;
+        }
+        AgentLog log = new AgentLog(settings.log());
+        if (settings.mode() == Settings.Mode.OFF) {
+            System.setProperty(ACTIVE_PROPERTY, "false");
+            log.info("inactive: mode=off");
+            return;
+        }
+        MachineProbe probe = MachineProbe.run(settings, bootNativeLibraries, false);
+        for (String problem : probe.facts.problems()) {
+            log.debug(problem);
+        }
+        Decision decision = probe.decision;
+        for (String warning : decision.warnings()) {
+            log.info(warning);
+        }
+        if (!decision.active()) {
+            System.setProperty(ACTIVE_PROPERTY, "false");
+            log.info(decision.summary() + nativeNote(probe));
+            return;
+        }
+        TscClock tsc = null;
+        if (decision.millis().backend() == Backend.TSC || decision.nanos().backend() == Backend.TSC) {
+            tsc = TscClockStarter.start(probe.tscChecks, settings.recheckMs() * 1_000_000L,
+                    new SysfsTscTrust(probe.reader), log);
+        }
+        if (!ClockRegistry.install(millisClock(decision.millis().backend(), tsc), nanosClock(decision.nanos().backend(), tsc))) {
+            log.info("inactive: the fastclock runtime was already in use in this JVM");
+            return;
+        }
+        FastClock.nanoTime(); // initialise now, off the application's first call
+
+        RewriteStats stats = new RewriteStats();
+        RewriteListener listener = log.debugEnabled() ? new DebugListener(log) : new FirstFailureReporter(log);
+        ClockTransformer transformer = new ClockTransformer(new ClassFilter(settings.include(), settings.exclude()),
+                stats, listener, module -> readsRuntime(inst, module));
+        inst.addTransformer(transformer, false);
+        System.setProperty(ACTIVE_PROPERTY, "true");
+        int alreadyLoaded = inst.getAllLoadedClasses().length;
+        log.info(decision.summary() + "; " + alreadyLoaded + " classes loaded before the agent stay as they are");
+        log.debug(String.format("start-up took %.1f ms (probe %.1f ms)", (System.nanoTime() - started) / 1e6,
+                probe.elapsedNanos / 1e6));
+        if (log.debugEnabled()) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> log.debug("totals: " + stats), "fastclock-exit-report"));
+        }
+    }
+
+    private static String nativeNote(MachineProbe probe) {
+        return probe.nativeResult.loaded() ? "" : " (" + probe.nativeResult.problem + ")";
+    }
+
+    /** A class in a named module must read the boot loader's unnamed module to link to FastClock. */
+    private static boolean readsRuntime(Instrumentation inst, Module module) {
+        try {
+            Module runtime = FastClock.class.getModule();
+            if (!module.canRead(runtime)) {
+                inst.redefineModule(module, Collections.singleton(runtime), Collections.emptyMap(),
+                        Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
+            }
+            return module.canRead(runtime);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    static LongClock millisClock(Backend backend, TscClock tsc) {
+        switch (backend) {
+            case COARSE:
+                return new CoarseMillis();
+            case TSC:
+                return new TscMillis(tsc);
+            default:
+                return new SystemMillis();
+        }
+    }
+
+    static LongClock nanosClock(Backend backend, TscClock tsc) {
+        switch (backend) {
+            case COARSE:
+                return new CoarseNanos();
+            case TSC:
+                return new TscNanos(tsc);
+            default:
+                return new SystemNanos();
+        }
+    }
+
+    /** log=debug: one line per rewritten class, and every failure. */
+    private static final class DebugListener implements RewriteListener {
+        private final AgentLog log;
+
+        DebugListener(AgentLog log) {
+            this.log = log;
+        }
+
+        @Override
+        public void rewritten(String className, int callSites) {
+            log.debug("rewrote " + className.replace('/', '.') + " (" + callSites + " call sites)");
+        }
+
+        @Override
+        public void failed(String className, Throwable t) {
+            log.debug("left " + className.replace('/', '.') + " unchanged: rewriting it failed: " + t);
+        }
     }
 }

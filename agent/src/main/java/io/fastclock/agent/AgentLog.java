@@ -1,0 +1,35 @@
+package io.fastclock.agent;
+
+import io.fastclock.config.Settings;
+import io.fastclock.runtime.RuntimeLog;
+
+/** The agent's voice: stderr only, one line per event, every line prefixed "fastclock: ". */
+final class AgentLog implements RuntimeLog {
+    private final Settings.Log level;
+
+    AgentLog(Settings.Log level) {
+        this.level = level;
+    }
+
+    /** The start-up line and warnings: silent only with log=quiet. */
+    void info(String message) {
+        if (level != Settings.Log.QUIET) {
+            System.err.println("fastclock: " + message);
+        }
+    }
+
+    void debug(String message) {
+        if (level == Settings.Log.DEBUG) {
+            System.err.println("fastclock: " + message);
+        }
+    }
+
+    boolean debugEnabled() {
+        return level == Settings.Log.DEBUG;
+    }
+
+    @Override
+    public void warn(String message) {
+        info(message);
+    }
+}
