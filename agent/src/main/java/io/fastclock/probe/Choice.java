@@ -1,0 +1,41 @@
+package io.fastclock.probe;
+
+/** The backend chosen for one clock, why, and the lag it states. Immutable. */
+public final class Choice {
+    private final Backend backend;
+    private final String reason;
+    private final long lagNs;
+
+    /**
+     * @param reason a full sentence a person can read, with the numbers used
+     * @param lagNs  the stated lag L: how far behind the system clock a read may be. For
+     *               currentTimeMillis: coarse and jna-coarse 2 x the coarse resolution, tsc 1 ms,
+     *               system 0. For nanoTime only a coarse clock states a lag (2 x its resolution);
+     *               the TSC clock is held to the contract's 100 us tracking bound instead, so 0.
+     */
+    public Choice(Backend backend, String reason, long lagNs) {
+        if (backend == null || reason == null) {
+            throw new NullPointerException("backend and reason are required");
+        }
+        this.backend = backend;
+        this.reason = reason;
+        this.lagNs = lagNs;
+    }
+
+    public Backend backend() {
+        return backend;
+    }
+
+    public String reason() {
+        return reason;
+    }
+
+    public long lagNs() {
+        return lagNs;
+    }
+
+    @Override
+    public String toString() {
+        return backend.settingName() + " (" + reason + ")";
+    }
+}

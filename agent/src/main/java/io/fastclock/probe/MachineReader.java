@@ -1,0 +1,275 @@
+package io.fastclock.probe;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the facts the decision needs from a {@code /sys} and a {@code /proc} tree (the real ones,
+ * or fixture trees standing in for them).
+ *
+ * <p>It never throws for missing, unreadable, huge or garbage files: each such file becomes a line
+ * in {@link MachineFacts#problems()} and the fact it would have given is unknown. Only regular files
+ * are opened (a FIFO or device in their place would block or never end); sysfs files are read up
+ * to 64 KiB, {@code cpuinfo} up to 4 MiB and only as far as the first {@code flags} line.
+ */
+public final class MachineReader {
+
+    public static final int SYSFS_CAP = 64 * 1024;
+    public static final int CPUINFO_CAP = 4 * 1024 * 1024;
+
+    static final String CLOCKSOURCE_DIR = "devices/system/clocksource/clocksource0";
+
+    private static final Pattern CLOCKSOURCE_NAME = Pattern.compile("[a-z0-9_-]+");
+    private static final Pattern CPU_FLAG = Pattern.compile("[A-Za-z0-9_.-]+");
+    private static final Pattern KERNEL_RELEASE = Pattern.compile("[\\x21-\\x7e]+");
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+
+    private final Path sysfsRoot;
+    private final Path procfsRoot;
+    private final String arch;
+    private final String osVersion;
+
+    /** Reads the given roots; arch and the kernel fallback come from this JVM's system properties. */
+    public MachineReader(Path sysfsRoot, Path procfsRoot) {
+        this(sysfsRoot, procfsRoot, System.getProperty("os.arch"), System.getProperty("os.version"));
+    }
+
+    /**
+     * @param arch      {@code os.arch} to report
+     * @param osVersion kernel release to use when {@code <proc>/sys/kernel/osrelease} cannot be read
+     */
+    public MachineReader(Path sysfsRoot, Path procfsRoot, String arch, String osVersion) {
+        this.sysfsRoot = sysfsRoot == null ? Paths.get("/sys") : sysfsRoot;
+        this.procfsRoot = procfsRoot == null ? Paths.get("/proc") : procfsRoot;
+        this.arch = arch;
+        this.osVersion = osVersion;
+    }
+
+    public MachineFacts read() {
+        List<String> problems = new ArrayList<>();
+        Path csDir = sysfsRoot.resolve(CLOCKSOURCE_DIR);
+
+        String current = null;
+        Path currentFile = csDir.resolve("current_clocksource");
+        String text = readSmall(currentFile, SYSFS_CAP, problems);
+        if (text != null) {
+            String t = text.trim();
+            if (t.isEmpty()) {
+                problems.add("current_clocksource is empty: " + currentFile);
+            } else if (!CLOCKSOURCE_NAME.matcher(t).matches()) {
+                problems.add("garbage in current_clocksource: " + excerpt(t) + " (" + currentFile + ")");
+            } else {
+                current = t;
+            }
+        }
+
+        List<String> available = new ArrayList<>();
+        Path availableFile = csDir.resolve("available_clocksource");
+        text = readSmall(availableFile, SYSFS_CAP, problems);
+        if (text != null) {
+            String t = text.trim();
+            if (t.isEmpty()) {
+                problems.add("available_clocksource is empty: " + availableFile);
+            } else {
+                List<String> names = new ArrayList<>();
+                boolean garbage = false;
+                for (String name : WHITESPACE.split(t)) {
+                    if (CLOCKSOURCE_NAME.matcher(name).matches()) {
+                        if (!names.contains(name)) {
+                            names.add(name);
+                        }
+                    } else {
+                        garbage = true;
+                    }
+                }
+                if (garbage) {
+                    // One bad name makes the whole list untrustworthy: treat it as unknown.
+                    problems.add("garbage in available_clocksource: " + excerpt(t) + " (" + availableFile + ")");
+                } else {
+                    available = names;
+                }
+            }
+        }
+
+        Set<String> flags = readCpuFlags(procfsRoot.resolve("cpuinfo"), problems);
+
+        String kernel = null;
+        Path osrelease = procfsRoot.resolve("sys/kernel/osrelease");
+        text = readSmall(osrelease, SYSFS_CAP, problems);
+        if (text != null) {
+            String t = text.trim();
+            if (KERNEL_RELEASE.matcher(t).matches() && t.length() <= 256) {
+                kernel = t;
+            } else {
+                problems.add("garbage in osrelease: " + excerpt(t) + " (" + osrelease + ")");
+            }
+        }
+        if (kernel == null && osVersion != null && !osVersion.isEmpty()) {
+            kernel = osVersion;
+            problems.add("kernel release taken from os.version: " + osVersion);
+        }
+
+        return new MachineFacts(kernel, current, available, flags, arch, problems);
+    }
+
+    /** Whole file as ISO-8859-1 text, or null (with a problem line) if it cannot be read within the cap. */
+    private static String readSmall(Path file, int cap, List<String> problems) {
+        try {
+            if (!Files.isRegularFile(file)) {
+                if (!Files.exists(file)) {
+                    problems.add("cannot read " + file + ": NoSuchFileException");
+                } else {
+                    problems.add("cannot read " + file + ": not a regular file");
+                }
+                return null;
+            }
+            try (InputStream in = Files.newInputStream(file)) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                byte[] buf = new byte[4096];
+                int n;
+                while ((n = in.read(buf)) > 0) {
+                    out.write(buf, 0, n);
+                    if (out.size() > cap) {
+                        problems.add("cannot read " + file + ": larger than " + (cap / 1024) + " KiB");
+                        return null;
+                    }
+                }
+                return new String(out.toByteArray(), StandardCharsets.ISO_8859_1);
+            }
+        } catch (IOException | RuntimeException e) {
+            problems.add("cannot read " + file + ": " + describe(e));
+            return null;
+        }
+    }
+
+    /** Flags of the first processor; empty (with a problem line) if they cannot be read. */
+    private Set<String> readCpuFlags(Path cpuinfo, List<String> problems) {
+        Set<String> flags = new LinkedHashSet<>();
+        try {
+            if (!Files.isRegularFile(cpuinfo)) {
+                problems.add("cannot read " + cpuinfo + ": "
+                        + (Files.exists(cpuinfo) ? "not a regular file" : "NoSuchFileException"));
+                return flags;
+            }
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(
+                    new CappedInputStream(Files.newInputStream(cpuinfo), CPUINFO_CAP), StandardCharsets.ISO_8859_1))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    int colon = line.indexOf(':');
+                    if (colon < 0) {
+                        continue;
+                    }
+                    String key = line.substring(0, colon).trim();
+                    if (!key.equals("flags") && !key.equals("Features")) {
+                        continue;
+                    }
+                    String value = line.substring(colon + 1).trim();
+                    int bad = 0;
+                    for (String f : WHITESPACE.split(value)) {
+                        if (f.isEmpty()) {
+                            continue;
+                        }
+                        if (CPU_FLAG.matcher(f).matches() && f.length() <= 64) {
+                            flags.add(f);
+                        } else {
+                            bad++;
+                        }
+                    }
+                    if (bad > 0) {
+                        problems.add("garbage in " + cpuinfo + " " + key + ": " + bad + " unreadable flag(s) ignored");
+                    }
+                    if (flags.isEmpty()) {
+                        problems.add("the " + key + " line of " + cpuinfo + " lists no flags");
+                    }
+                    return flags;
+                }
+                problems.add("no flags line (or Features line) in " + cpuinfo);
+            }
+        } catch (CapReachedException e) {
+            problems.add("no flags line in the first " + (CPUINFO_CAP / (1024 * 1024)) + " MiB of " + cpuinfo);
+        } catch (IOException | RuntimeException e) {
+            problems.add("cannot read " + cpuinfo + ": " + describe(e));
+        }
+        return flags;
+    }
+
+    private static String describe(Exception e) {
+        String name = e.getClass().getSimpleName();
+        String msg = e.getMessage();
+        // NoSuchFileException and friends repeat the path as the message.
+        if (msg == null || msg.isEmpty() || msg.contains("/")) {
+            return name;
+        }
+        return name + ": " + excerpt(msg);
+    }
+
+    /** At most 60 characters of a text, non-printable characters escaped, for a problem line. */
+    static String excerpt(String s) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < s.length(); i++) {
+            if (sb.length() >= 60) {
+                sb.append("...");
+                break;
+            }
+            char c = s.charAt(i);
+            if (c >= 0x20 && c < 0x7f) {
+                sb.append(c);
+            } else {
+                sb.append(String.format(Locale.ROOT, "\\x%02x", (int) c & 0xff));
+            }
+        }
+        return sb.toString();
+    }
+
+    private static final class CapReachedException extends IOException {
+        private static final long serialVersionUID = 1L;
+    }
+
+    /** Fails with {@link CapReachedException} once more than {@code cap} bytes have been read. */
+    private static final class CappedInputStream extends FilterInputStream {
+        private long remaining;
+
+        CappedInputStream(InputStream in, long cap) {
+            super(in);
+            this.remaining = cap;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (remaining <= 0) {
+                throw new CapReachedException();
+            }
+            int b = super.read();
+            if (b >= 0) {
+                remaining--;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (remaining <= 0) {
+                throw new CapReachedException();
+            }
+            int n = super.read(b, off, (int) Math.min(len, remaining));
+            if (n > 0) {
+                remaining -= n;
+            }
+            return n;
+        }
+    }
+}
