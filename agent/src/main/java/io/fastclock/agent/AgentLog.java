@@ -14,14 +14,18 @@ final class AgentLog implements RuntimeLog {
     /** The start-up line and warnings: silent only with log=quiet. */
     void info(String message) {
         if (level != Settings.Log.QUIET) {
-            System.err.println("fastclock: " + message);
+            System.err.println(prefixed(message));
         }
     }
 
     void debug(String message) {
         if (level == Settings.Log.DEBUG) {
-            System.err.println("fastclock: " + message);
+            System.err.println(prefixed(message));
         }
+    }
+
+    private static String prefixed(String message) {
+        return message.startsWith("fastclock: ") ? message : "fastclock: " + message;
     }
 
     boolean debugEnabled() {

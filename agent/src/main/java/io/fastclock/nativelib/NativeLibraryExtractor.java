@@ -14,6 +14,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Copies the bundled libfastclock.so out of the jar so it can be loaded, in a way no other local
@@ -53,8 +54,7 @@ public final class NativeLibraryExtractor {
                 throw new IOException("no native library for " + platform() + " in the agent jar (" + resource + ")");
             }
             Set<PosixFilePermission> ownerOnlyDir = PosixFilePermissions.fromString("rwx------");
-            Path dir = Files.createTempDirectory(tempRoot, "fastclock-",
-                    PosixFilePermissions.asFileAttribute(ownerOnlyDir));
+            Path dir = createPrivateDirectory(tempRoot, ownerOnlyDir);
             Path file = dir.resolve(LIBRARY_FILE);
             try {
                 checkPrivate(dir, ownerOnlyDir, true);
@@ -71,6 +71,26 @@ public final class NativeLibraryExtractor {
                 throw e;
             }
         }
+    }
+
+    /**
+     * mkdir with owner-only permissions under a random name, retried on collision. Not
+     * Files.createTempDirectory: its SecureRandom costs 30-60 ms of JVM start-up here. The name
+     * need not be unguessable for safety: mkdir fails on anything already there (a planted
+     * directory, file or link), and the result is checked afterwards.
+     */
+    private static Path createPrivateDirectory(Path tempRoot, Set<PosixFilePermission> permissions) throws IOException {
+        IOException last = null;
+        for (int attempt = 0; attempt < 16; attempt++) {
+            long random = ThreadLocalRandom.current().nextLong() ^ System.nanoTime();
+            Path dir = tempRoot.resolve("fastclock-" + Long.toUnsignedString(random, 36));
+            try {
+                return Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(permissions));
+            } catch (FileAlreadyExistsException e) {
+                last = e;
+            }
+        }
+        throw last;
     }
 
     private static void checkPrivate(Path path, Set<PosixFilePermission> expected, boolean directory) throws IOException {
