@@ -1,0 +1,52 @@
+package io.fastclock.rewrite;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ClassFilterTest {
+    @Test
+    void builtInExclusionsAlwaysApply() {
+        ClassFilter f = new ClassFilter(List.of("io.", "java.", "com."), List.of());
+        for (String name : List.of("java/lang/String", "jdk/internal/reflect/GeneratedMethodAccessor1",
+                "sun/misc/Unsafe", "com/sun/proxy/$Proxy1", "io/fastclock/runtime/FastClock",
+                "io/fastclock/shaded/asm/ClassReader")) {
+            assertFalse(f.test(name), name);
+            assertFalse(ClassFilter.defaults().test(name), name);
+        }
+    }
+
+    @Test
+    void defaultsTakeEverythingElse() {
+        ClassFilter f = ClassFilter.defaults();
+        assertTrue(f.test("com/example/App"));
+        assertTrue(f.test("javax/servlet/Filter"), "javax is not excluded by default");
+        assertTrue(f.test("javafx/Foo"), "java/ is a package prefix, not a text prefix");
+        assertTrue(f.test("iofastclock/Foo"));
+        assertTrue(f.test("Main"));
+        assertFalse(f.test(null));
+    }
+
+    @Test
+    void includesNarrowAndExcludesWin() {
+        ClassFilter f = new ClassFilter(List.of("com.example.", "org.acme.Clock"), List.of("com.example.internal."));
+        assertTrue(f.test("com/example/App"));
+        assertTrue(f.test("org/acme/Clock"));
+        assertTrue(f.test("org/acme/Clock$Inner"));
+        assertTrue(f.test("org/acme/ClockFactory"), "class prefixes are prefixes");
+        assertFalse(f.test("org/acme/Other"));
+        assertFalse(f.test("com/example/internal/Timer"));
+        assertFalse(f.test("com/other/App"));
+    }
+
+    @Test
+    void badPrefixesAreNamed() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new ClassFilter(List.of("com/example/"), List.of()));
+        assertTrue(e.getMessage().contains("com/example/"), e.getMessage());
+        assertTrue(e.getMessage().contains("include"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new ClassFilter(List.of(), List.of(" ")));
+        assertTrue(e.getMessage().contains("exclude"), e.getMessage());
+    }
+}
