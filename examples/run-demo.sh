@@ -7,8 +7,8 @@
 #   all         the four above, in that order (default)
 # Usage: examples/run-demo.sh [plain|agent|slow|slow-agent|all] [demo args...]
 # With no demo args, runs --quick. Build first: mvn -B -q package (from the repository root).
-# The simulator reads SLOWCLOCK_SPIN_NS, SLOWCLOCK_FINE, SLOWCLOCK_SERIALIZE and SLOWCLOCK_STEPS from
-# the environment, e.g. SLOWCLOCK_SPIN_NS=500 examples/run-demo.sh slow. JAVA selects the java binary.
+# The simulator reads SLOWCLOCK_SPIN_NS, SLOWCLOCK_FINE and SLOWCLOCK_STEPS from the
+# environment, e.g. SLOWCLOCK_SPIN_NS=500 examples/run-demo.sh slow. JAVA selects the java binary.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
