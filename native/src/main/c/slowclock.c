@@ -20,13 +20,12 @@
  *   SLOWCLOCK_FINE       syscall (default): fine reads are real system calls
  *                        vdso: fine reads stay on the real (fast) functions; steps still apply
  *   SLOWCLOCK_SPIN_NS    extra busy wait after each fine read, 0..10000000 ns (default 0)
- *   SLOWCLOCK_SERIALIZE  1: fine reads (system call plus spin) take a process-wide lock, like an
- *                        HPET that serves one read at a time; 0 (default): no lock
  *   SLOWCLOCK_STEPS      up to 32 steps "AT_MS:DELTA_MS" separated by commas, AT_MS >= 0 and
  *                        non-decreasing, DELTA_MS signed (e.g. "2000:+5000,4000:-10000")
  *
- * The hot path allocates nothing and takes no lock (unless SLOWCLOCK_SERIALIZE=1); its only
- * shared state is a lock-free atomic counter of the steps reached.
+ * The hot path allocates nothing and takes no lock; its only shared state is a lock-free atomic
+ * counter of the steps reached. Not simulated: HPET's machine-wide serialisation of reads (a
+ * spin lock held across the system call was tried, and collapsed under vCPU preemption).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -59,14 +58,12 @@ static gettimeofday_fn real_gettimeofday;
 static time_fn real_time;
 static int fine_syscall = 1;
 static long long spin_ns;
-static int serialize;
 static int step_count;
 static long long step_at_ns[MAX_STEPS];     /* real CLOCK_MONOTONIC, absolute */
 static long long step_cum_ms[MAX_STEPS];    /* cumulative shift once step i is reached */
 
 /* Number of steps reached so far; only ever increases. */
 static atomic_int steps_reached;
-static atomic_flag serial_lock = ATOMIC_FLAG_INIT;
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -91,20 +88,6 @@ static void spin(void) {
   long long start = real_monotonic_ns();
   while (real_monotonic_ns() - start < spin_ns) {
     cpu_relax();
-  }
-}
-
-static void serial_enter(void) {
-  if (serialize) {
-    while (atomic_flag_test_and_set_explicit(&serial_lock, memory_order_acquire)) {
-      cpu_relax();
-    }
-  }
-}
-
-static void serial_exit(void) {
-  if (serialize) {
-    atomic_flag_clear_explicit(&serial_lock, memory_order_release);
   }
 }
 
@@ -192,12 +175,10 @@ static int is_wall(clockid_t id) {
 int clock_gettime(clockid_t id, struct timespec *tp) {
   int rc;
   if (is_fine(id) && (fine_syscall || real_clock_gettime == NULL)) {
-    serial_enter();
     rc = (int)syscall(SYS_clock_gettime, id, tp);
     if (spin_ns > 0 && fine_syscall) {
       spin();
     }
-    serial_exit();
   } else if (real_clock_gettime != NULL) {
     rc = real_clock_gettime(id, tp);
   } else {
@@ -219,12 +200,10 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz) {
   __asm__("" : "+r"(out));
   int rc;
   if (fine_syscall || real_gettimeofday == NULL) {
-    serial_enter();
     rc = (int)syscall(SYS_gettimeofday, out, tz);
     if (spin_ns > 0 && fine_syscall) {
       spin();
     }
-    serial_exit();
   } else {
     rc = real_gettimeofday(out, tz);
   }
@@ -358,17 +337,6 @@ __attribute__((constructor)) static void slowclock_init(void) {
       spin_ns = ns;
     } else {
       warn("SLOWCLOCK_SPIN_NS", v, "an integer number of nanoseconds in 0..10000000");
-    }
-  }
-
-  v = getenv("SLOWCLOCK_SERIALIZE");
-  if (v != NULL && *v != '\0') {
-    if (strcmp(v, "1") == 0) {
-      serialize = 1;
-    } else if (strcmp(v, "0") == 0) {
-      serialize = 0;
-    } else {
-      warn("SLOWCLOCK_SERIALIZE", v, "0 or 1");
     }
   }
 
