@@ -212,14 +212,16 @@ public final class DecisionMaker {
         }
         addDistinct(whyNot, tsc.whyNot);
         if (!fineCoarse) {
-            Eval e = coarseMillis(c, requireFaster, prefix + "; the TSC clock is not used (" + tsc.whyNot + ")");
+            Eval e = coarseMillis(c, requireFaster, prefix + "; the TSC clock is not used because " + tsc.whyNot);
             if (e.choice != null) {
                 return e.choice;
             }
             addDistinct(whyNot, e.whyNot);
         }
-        Eval jna = jnaMillis(c, requireFaster, false, prefix + "; the JNI library is not used ("
-                + String.join("; ", whyNot) + ")");
+        String jniWhyNot = c.n.jniLoaded()
+                ? "no clock through the JNI library can be used (" + String.join("; ", whyNot) + ")"
+                : "the native library did not load" + paren(c.n.jniProblem());
+        Eval jna = jnaMillis(c, requireFaster, false, prefix + "; " + jniWhyNot);
         if (jna.choice != null) {
             return jna.choice;
         }
@@ -241,7 +243,7 @@ public final class DecisionMaker {
             warnings.add(slower);
         }
         return new Choice(e.choice.backend(), "millis=" + name + " was requested: " + e.choice.reason()
-                + (slower == null ? "" : " " + capitalise(slower) + "."), e.choice.lagNs());
+                + slowerSentence(candidateNs, MILLIS, c.m.realtimeNs()), e.choice.lagNs());
     }
 
     /**
@@ -260,8 +262,8 @@ public final class DecisionMaker {
             return Eval.no("CLOCK_REALTIME_COARSE through JNI was not measurably faster (" + ns(ns) + ")");
         }
         long res = c.m.coarseResolutionNs();
-        String what = "CLOCK_REALTIME_COARSE through JNI (" + ns(ns) + " a read) ticks every " + ms(res)
-                + ", so currentTimeMillis lags the system clock by up to " + ms(2 * res) + ".";
+        String what = "CLOCK_REALTIME_COARSE through JNI (" + ns(ns) + " a read), which ticks every " + ms(res)
+                + " and lags the system clock by up to " + ms(2 * res) + ".";
         return new Eval(new Choice(Backend.COARSE, sentence(prefix, "currentTimeMillis uses " + what), 2 * res), null);
     }
 
@@ -323,7 +325,7 @@ public final class DecisionMaker {
                 String slower = slowerNote("coarse", "nanos", ns, NANOS, sys);
                 if (slower != null) {
                     warnings.add(slower);
-                    reason += " " + capitalise(slower) + ".";
+                    reason += slowerSentence(ns, NANOS, sys);
                 }
                 return new Choice(Backend.COARSE, reason, 2 * res);
             }
@@ -338,7 +340,7 @@ public final class DecisionMaker {
                 String slower = slowerNote("tsc", "nanos", c.m.tscNs(), NANOS, sys);
                 if (slower != null) {
                     warnings.add(slower);
-                    reason += " " + capitalise(slower) + ".";
+                    reason += slowerSentence(c.m.tscNs(), NANOS, sys);
                 }
                 return new Choice(Backend.TSC, reason, 0);
             }
@@ -408,6 +410,14 @@ public final class DecisionMaker {
                 + " a read here against " + ns(systemNs) + " for " + clock;
     }
 
+    /** " It costs 160 ns a read here against 24 ns for System.currentTimeMillis." or "". */
+    private static String slowerSentence(double candidateNs, String clock, double systemNs) {
+        if (Double.isNaN(candidateNs) || Double.isNaN(systemNs) || candidateNs <= systemNs) {
+            return "";
+        }
+        return " It costs " + ns(candidateNs) + " a read here against " + ns(systemNs) + " for " + clock + ".";
+    }
+
     /** Summary line for stderr. */
     private static String summary(Ctx c, Choice millis, Choice nanos) {
         String cs = "clocksource " + c.f.clocksourceForDisplay();
@@ -462,10 +472,6 @@ public final class DecisionMaker {
             return rest;
         }
         return prefix + "; " + rest;
-    }
-
-    private static String capitalise(String s) {
-        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
     private static String paren(String problem) {

@@ -2,7 +2,8 @@ package io.fastclock.probe;
 
 /**
  * What the clocks cost on this machine, in ns per call as measured in C ({@link Double#NaN} when
- * not measured), and the resolution of the coarse clock. Immutable; build with {@link #builder()}.
+ * not measured; negative or infinite values are taken as not measured), and the resolution of the
+ * coarse clock (-1 when unknown; zero or negative values are taken as unknown). Immutable; build with {@link #builder()}.
  */
 public final class Measurements {
     private final double realtimeNs;
@@ -24,13 +25,18 @@ public final class Measurements {
      */
     public Measurements(double realtimeNs, double monotonicNs, double realtimeCoarseNs, double monotonicCoarseNs,
                         double tscNs, double jnaCoarseNs, long coarseResolutionNs) {
-        this.realtimeNs = realtimeNs;
-        this.monotonicNs = monotonicNs;
-        this.realtimeCoarseNs = realtimeCoarseNs;
-        this.monotonicCoarseNs = monotonicCoarseNs;
-        this.tscNs = tscNs;
-        this.jnaCoarseNs = jnaCoarseNs;
+        this.realtimeNs = clean(realtimeNs);
+        this.monotonicNs = clean(monotonicNs);
+        this.realtimeCoarseNs = clean(realtimeCoarseNs);
+        this.monotonicCoarseNs = clean(monotonicCoarseNs);
+        this.tscNs = clean(tscNs);
+        this.jnaCoarseNs = clean(jnaCoarseNs);
         this.coarseResolutionNs = coarseResolutionNs <= 0 ? -1 : coarseResolutionNs;
+    }
+
+    /** A negative or infinite cost (a failed measurement) counts as not measured. */
+    private static double clean(double ns) {
+        return Double.isInfinite(ns) || ns < 0 ? Double.NaN : ns;
     }
 
     /** Nothing measured. */
