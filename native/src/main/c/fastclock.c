@@ -53,19 +53,28 @@ static int64_t read_clock(clockid_t id) {
 
 #if FC_X86
 /*
- * Ordered TSC reads, as the kernel's rdtsc_ordered(): the leading fence (or RDTSCP's own wait)
- * keeps the read from being executed before earlier loads; the trailing LFENCE keeps later loads
- * (for example the anchor re-check of a reader) from being executed before the read.
+ * Ordered TSC reads for the clock, as the kernel's rdtsc_ordered(): RDTSCP (or LFENCE before
+ * RDTSC) waits for every earlier load, so a thread that has seen another thread's published
+ * time reads a TSC no earlier than the one behind it. No trailing fence is needed there: the
+ * value read is what the caller then stores, so the store cannot pass it.
  */
 static inline uint64_t tsc_rdtscp(void) {
     uint32_t lo, hi, aux;
-    __asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
+    __asm__ __volatile__("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
     return ((uint64_t)hi << 32) | lo;
 }
 
 static inline uint64_t tsc_lfence_rdtsc(void) {
     uint32_t lo, hi;
-    __asm__ __volatile__("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi)::"memory");
+    __asm__ __volatile__("lfence\n\trdtsc" : "=a"(lo), "=d"(hi)::"memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* For sampling windows: the trailing LFENCE keeps the clock_gettime that follows from starting
+   before the TSC read has completed, so the window really brackets it. */
+static inline uint64_t tsc_fenced(void) {
+    uint32_t lo, hi, aux;
+    __asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
     return ((uint64_t)hi << 32) | lo;
 }
 
@@ -87,6 +96,7 @@ static int tsc_flags(void) {
 #else
 static inline uint64_t tsc_rdtscp(void) { return 0; }
 static inline uint64_t tsc_lfence_rdtsc(void) { return 0; }
+static inline uint64_t tsc_fenced(void) { return 0; }
 static int tsc_flags(void) { return 0; }
 #endif
 
@@ -219,9 +229,9 @@ JNIEXPORT jint JNICALL Java_io_fastclock_runtime_NativeClocks_sampleTsc(JNIEnv *
     jlong best[4] = {0, 0, INT64_MAX, 0};
     for (jint i = 0; i < tries; i++) {
         struct timespec mono, real;
-        uint64_t t1 = tsc_rdtscp();
+        uint64_t t1 = tsc_fenced();
         int rc = clock_gettime(CLOCK_MONOTONIC, &mono);
-        uint64_t t2 = tsc_rdtscp();
+        uint64_t t2 = tsc_fenced();
         if (rc != 0) {
             return -errno;
         }

@@ -25,7 +25,7 @@ import java.util.Collections;
 /** What premain does once the runtime is in the boot loader: settings, probe, decision, transformer. */
 final class AgentStartup {
     /** Set for the application and tests to see: "true" when call sites are being rewritten. */
-    static final String ACTIVE_PROPERTY = "fastclock.active";
+    static final String ACTIVE_PROPERTY = Settings.ACTIVE_PROPERTY;
 
     private AgentStartup() {}
 

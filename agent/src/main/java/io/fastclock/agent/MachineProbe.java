@@ -20,9 +20,6 @@ import io.fastclock.runtime.NativeClocks;
  * TSC could be chosen, the TSC checks. Then the decision.
  */
 public final class MachineProbe {
-    /** Overrides the bundled library (tests use it to simulate a missing or broken one). */
-    public static final String LIBRARY_PROPERTY = "fastclock.library";
-
     public final Settings settings;
     public final MachineReader reader;
     public final MachineFacts facts;
@@ -56,7 +53,8 @@ public final class MachineProbe {
         long start = System.nanoTime();
         MachineReader reader = new MachineReader(settings.sysfsRoot(), settings.procfsRoot());
         MachineFacts facts = reader.read();
-        NativeLibraryLoader.Result loaded = NativeLibraryLoader.load(System.getProperty(LIBRARY_PROPERTY),
+        NativeLibraryLoader.Result loaded = NativeLibraryLoader.load(
+                settings.library() == null ? null : settings.library().toString(),
                 NativeLibraryExtractor.defaultTempRoot(), bootNativeLibraries);
         NativeStatus nativeStatus = new NativeStatus(loaded.loaded(), loaded.problem, false,
                 "the JNA backend is not bundled in this build");

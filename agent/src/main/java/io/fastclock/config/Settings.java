@@ -88,7 +88,10 @@ public final class Settings {
 
     /** The known keys, in the order they are listed in messages. */
     public static final List<String> KEYS = Collections.unmodifiableList(Arrays.asList(
-            "mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck"));
+            "mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library"));
+
+    /** Written by the agent for the application to read; never a setting. */
+    public static final String ACTIVE_PROPERTY = "fastclock.active";
 
     /** Prefix of the system properties: {@code fastclock.<key>}. */
     public static final String PROPERTY_PREFIX = "fastclock.";
@@ -112,6 +115,7 @@ public final class Settings {
     private final Path sysfsRoot;
     private final Path procfsRoot;
     private final long recheckMs;
+    private final Path library;
     private final Map<String, String> sources;
 
     private Settings(Builder b) {
@@ -125,6 +129,7 @@ public final class Settings {
         this.sysfsRoot = b.sysfsRoot;
         this.procfsRoot = b.procfsRoot;
         this.recheckMs = b.recheckMs;
+        this.library = b.library;
         this.sources = Collections.unmodifiableMap(new LinkedHashMap<>(b.sources));
     }
 
@@ -162,7 +167,7 @@ public final class Settings {
         if (systemProperties != null) {
             List<String> names = new ArrayList<>();
             for (Map.Entry<String, String> e : systemProperties.entrySet()) {
-                if (e.getKey() != null && e.getKey().startsWith(PROPERTY_PREFIX)) {
+                if (e.getKey() != null && e.getKey().startsWith(PROPERTY_PREFIX) && !e.getKey().equals(ACTIVE_PROPERTY)) {
                     names.add(e.getKey());
                 }
             }
@@ -208,6 +213,7 @@ public final class Settings {
         Path sysfsRoot = Paths.get("/sys");
         Path procfsRoot = Paths.get("/proc");
         long recheckMs = DEFAULT_RECHECK_MS;
+        Path library;
         final Map<String, String> sources = new LinkedHashMap<>();
 
         Builder() {
@@ -250,6 +256,9 @@ public final class Settings {
                 case "procfs":
                     procfsRoot = directory(key, value, source, "/proc");
                     break;
+                case "library":
+                    library = file(key, value, source);
+                    break;
                 default:
                     throw new SettingsException("fastclock: unknown setting '" + printable(key) + "' ("
                             + source + "): known settings are " + String.join(", ", KEYS));
@@ -290,6 +299,18 @@ public final class Settings {
             throw bad(key, value, source, "accepted values are " + accepted);
         }
         return n;
+    }
+
+    private static Path file(String key, String value, String source) {
+        String accepted = "accepted values are the path of a libfastclock.so to load instead of the bundled one";
+        if (value.isEmpty() || value.indexOf('\0') >= 0) {
+            throw bad(key, value, source, accepted);
+        }
+        try {
+            return Paths.get(value).toAbsolutePath();
+        } catch (InvalidPathException e) {
+            throw bad(key, value, source, accepted);
+        }
     }
 
     private static Path directory(String key, String value, String source, String standsFor) {
@@ -406,6 +427,11 @@ public final class Settings {
     }
 
     /** TSC re-check period in ms. */
+    /** A native library to load instead of the bundled one, or null. */
+    public Path library() {
+        return library;
+    }
+
     public long recheckMs() {
         return recheckMs;
     }

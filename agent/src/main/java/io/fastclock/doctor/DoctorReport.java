@@ -1,0 +1,293 @@
+package io.fastclock.doctor;
+
+import io.fastclock.agent.MachineProbe;
+import io.fastclock.agent.TscClockStarter;
+import io.fastclock.config.Settings;
+import io.fastclock.measure.JavaCostMeter;
+import io.fastclock.measure.NativeCostMeter;
+import io.fastclock.probe.Choice;
+import io.fastclock.probe.Decision;
+import io.fastclock.probe.DecisionMaker;
+import io.fastclock.probe.MachineFacts;
+import io.fastclock.runtime.CoarseMillis;
+import io.fastclock.runtime.CoarseNanos;
+import io.fastclock.runtime.NativeClocks;
+import io.fastclock.runtime.RuntimeLog;
+import io.fastclock.runtime.TscClock;
+import io.fastclock.runtime.TscTrust;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/** Gathers what the doctor prints, once, and renders it as text or as a map for JSON. */
+final class DoctorReport {
+    private static final long ROUND_NANOS = 100_000_000L;
+    private static final int ROUNDS = 5;
+
+    private final MachineProbe probe;
+    private final Decision forced;
+    private final Map<String, Double> javaCosts;
+    private final Map<String, Double> nativeCosts;
+    private final TscClock tsc;
+    private final String tscStartProblem;
+
+    private DoctorReport(MachineProbe probe, Decision forced, Map<String, Double> javaCosts,
+                         Map<String, Double> nativeCosts, TscClock tsc, String tscStartProblem) {
+        this.probe = probe;
+        this.forced = forced;
+        this.javaCosts = javaCosts;
+        this.nativeCosts = nativeCosts;
+        this.tsc = tsc;
+        this.tscStartProblem = tscStartProblem;
+    }
+
+    static DoctorReport collect(Settings settings) {
+        MachineProbe probe = MachineProbe.run(settings, null, true);
+        Decision forced = new DecisionMaker().decide(forcedOn(), probe.facts, probe.measurements,
+                nativeStatusOf(probe), probe.tscHealth);
+
+        Map<String, Double> nativeCosts = new LinkedHashMap<>();
+        TscClock tsc = null;
+        String tscProblem = null;
+        if (probe.nativeResult.loaded()) {
+            NativeCostMeter meter = new NativeCostMeter(7, 20_000);
+            nativeCosts.put("clock_gettime(CLOCK_REALTIME)", meter.nanosPerCall(NativeClocks.CLOCK_REALTIME));
+            nativeCosts.put("clock_gettime(CLOCK_MONOTONIC)", meter.nanosPerCall(NativeClocks.CLOCK_MONOTONIC));
+            nativeCosts.put("clock_gettime(CLOCK_REALTIME_COARSE)", meter.nanosPerCall(NativeClocks.CLOCK_REALTIME_COARSE));
+            nativeCosts.put("clock_gettime(CLOCK_MONOTONIC_COARSE)", meter.nanosPerCall(NativeClocks.CLOCK_MONOTONIC_COARSE));
+            nativeCosts.put("gettimeofday", meter.nanosPerCall(NativeClocks.PSEUDO_GETTIMEOFDAY));
+            if (NativeClocks.isX86()) {
+                nativeCosts.put("rdtscp (the TSC clock's read)", meter.nanosPerCall(NativeClocks.PSEUDO_RDTSCP));
+                nativeCosts.put("lfence; rdtsc", meter.nanosPerCall(NativeClocks.PSEUDO_LFENCE_RDTSC));
+            }
+            if (probe.tscChecks != null && probe.tscHealth.calibrated() && probe.tscHealth.crossCpuOk()) {
+                tsc = TscClockStarter.start(probe.tscChecks, settings.recheckMs() * 1_000_000L, TscTrust.ALWAYS,
+                        RuntimeLog.STDERR);
+            } else {
+                tscProblem = DecisionMaker.tscBlocker(probe.facts, nativeStatusOf(probe), probe.tscHealth);
+            }
+        }
+
+        Map<String, Double> javaCosts = new LinkedHashMap<>();
+        javaCosts.put("System.currentTimeMillis()", measure(System::currentTimeMillis));
+        javaCosts.put("System.nanoTime()", measure(System::nanoTime));
+        if (probe.nativeResult.loaded()) {
+            CoarseMillis coarseMillis = new CoarseMillis();
+            CoarseNanos coarseNanos = new CoarseNanos();
+            javaCosts.put("coarse millis (JNI CLOCK_REALTIME_COARSE)", measure(coarseMillis::read));
+            javaCosts.put("coarse nanos (JNI CLOCK_MONOTONIC_COARSE)", measure(coarseNanos::read));
+        }
+        if (tsc != null) {
+            TscClock clock = tsc;
+            javaCosts.put("tsc nanos", measure(clock::nanoTime));
+            javaCosts.put("tsc millis", measure(clock::currentTimeMillis));
+        }
+        return new DoctorReport(probe, forced, javaCosts, nativeCosts, tsc, tscProblem);
+    }
+
+    private static io.fastclock.probe.NativeStatus nativeStatusOf(MachineProbe probe) {
+        return new io.fastclock.probe.NativeStatus(probe.nativeResult.loaded(), probe.nativeResult.problem, false,
+                "the JNA backend is not bundled in this build");
+    }
+
+    private static Settings forcedOn() {
+        Map<String, String> props = new LinkedHashMap<>();
+        for (String name : System.getProperties().stringPropertyNames()) {
+            props.put(name, System.getProperty(name));
+        }
+        props.remove("fastclock.mode");
+        try {
+            return Settings.parse("mode=on", props);
+        } catch (RuntimeException e) {
+            return Settings.parse("mode=on", (Map<String, String>) null);
+        }
+    }
+
+    private static double measure(LongSupplier clock) {
+        return JavaCostMeter.nanosPerCall(clock, ROUND_NANOS, ROUNDS);
+    }
+
+    // ---- rendering ------------------------------------------------------------------------------
+
+    String toText() {
+        MachineFacts f = probe.facts;
+        StringBuilder out = new StringBuilder();
+        out.append("fastclock doctor: what this machine's clocks cost and what the agent would do\n\n");
+        out.append("Machine\n");
+        line(out, "kernel", f.kernel());
+        line(out, "arch", f.arch());
+        line(out, "clocksource", f.clocksourceForDisplay() + " (available: "
+                + (f.availableClocksourcesKnown() ? String.join(" ", f.availableClocksources()) : "unknown") + ")");
+        line(out, "known slow", f.clocksourceKnownSlow() ? "yes: fine clock reads are syscalls and hardware accesses" : "no");
+        line(out, "CPU TSC flags", tscFlags(f));
+        line(out, "native library", probe.nativeResult.loaded() ? "loaded (" + probe.nativeResult.how + ")"
+                : "not loaded: " + probe.nativeResult.problem);
+        if (probe.nativeResult.loaded()) {
+            line(out, "CPUID", cpuid());
+            line(out, "coarse resolution", "CLOCK_REALTIME_COARSE " + ms(NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE))
+                    + ", CLOCK_MONOTONIC_COARSE " + ms(NativeClocks.clockGetres(NativeClocks.CLOCK_MONOTONIC_COARSE))
+                    + " (one kernel tick)");
+        }
+        for (String problem : f.problems()) {
+            line(out, "could not read", problem);
+        }
+        out.append("\nTSC checks\n");
+        if (probe.tscChecks == null) {
+            line(out, "not run", probe.nativeResult.loaded() ? "not an x86_64 CPU" : "needs the native library");
+        } else {
+            line(out, "cross-CPU", probe.tscChecks.crossCpuOk()
+                    ? "passed: " + probe.tscChecks.crossCpuCpus + " CPUs, " + probe.tscChecks.crossCpuReads
+                      + " interleaved reads, never backwards"
+                    : "FAILED: " + probe.tscChecks.crossCpuProblem);
+            if (probe.tscChecks.calibration == null) {
+                line(out, "calibration", "not run");
+            } else if (probe.tscChecks.calibration.converged) {
+                line(out, "calibration", String.format(Locale.ROOT,
+                        "converged in %.1f ms: %.4f GHz (%.4f ns/tick), halves agree within %.1f ppm",
+                        probe.tscChecks.calibration.elapsedNanos / 1e6, 1 / probe.tscChecks.calibration.nanosPerTick,
+                        probe.tscChecks.calibration.nanosPerTick, probe.tscChecks.calibration.disagreementPpm));
+            } else {
+                line(out, "calibration", "FAILED: " + probe.tscChecks.calibration.problem);
+            }
+        }
+        if (tsc != null) {
+            line(out, "TSC clock", String.format(Locale.ROOT, "running; after %d re-anchors it is %.1f us from CLOCK_MONOTONIC",
+                    tsc.reanchors(), tsc.lastErrorNanos() / 1e3));
+        } else if (tscStartProblem != null) {
+            line(out, "TSC clock", "not usable: " + tscStartProblem);
+        }
+
+        out.append("\nCost per call, ns (JIT-compiled Java, best of ").append(ROUNDS).append(" rounds of ")
+                .append(ROUND_NANOS / 1_000_000).append(" ms)\n");
+        for (Map.Entry<String, Double> e : javaCosts.entrySet()) {
+            out.append(String.format(Locale.ROOT, "  %-44s %8.1f%n", e.getKey(), e.getValue()));
+        }
+        if (!nativeCosts.isEmpty()) {
+            out.append("\nCost per call, ns, timed in C (what the agent measures at start-up)\n");
+            for (Map.Entry<String, Double> e : nativeCosts.entrySet()) {
+                out.append(String.format(Locale.ROOT, "  %-44s %8.1f%n", e.getKey(), e.getValue()));
+            }
+        }
+
+        out.append("\nWhat -javaagent:fastclock.jar would do here\n");
+        decision(out, "auto (the default)", probe.decision);
+        decision(out, "mode=on (forced)", forced);
+        return out.toString();
+    }
+
+    private static void decision(StringBuilder out, String title, Decision d) {
+        out.append("  ").append(title).append(": ").append(d.active() ? "ACTIVE" : "inactive").append('\n');
+        out.append("    currentTimeMillis -> ").append(d.millis().backend().settingName()).append(": ")
+                .append(d.millis().reason()).append('\n');
+        out.append("    nanoTime          -> ").append(d.nanos().backend().settingName()).append(": ")
+                .append(d.nanos().reason()).append('\n');
+        for (String w : d.warnings()) {
+            out.append("    warning: ").append(w).append('\n');
+        }
+    }
+
+    private static void line(StringBuilder out, String key, String value) {
+        out.append(String.format(Locale.ROOT, "  %-18s %s%n", key, value));
+    }
+
+    private static String tscFlags(MachineFacts f) {
+        List<String> flags = new ArrayList<>();
+        for (String flag : new String[] {"tsc", "constant_tsc", "nonstop_tsc", "rdtscp", "tsc_known_freq", "tsc_reliable"}) {
+            flags.add((f.hasFlag(flag) ? "" : "no ") + flag);
+        }
+        return String.join(", ", flags);
+    }
+
+    private static String cpuid() {
+        if (!NativeClocks.isX86()) {
+            return "not x86";
+        }
+        int flags = NativeClocks.tscFlags();
+        return ((flags & NativeClocks.TSC_INVARIANT) != 0 ? "invariant TSC" : "TSC NOT invariant")
+                + ((flags & NativeClocks.TSC_RDTSCP) != 0 ? ", rdtscp" : ", no rdtscp")
+                + ((flags & NativeClocks.TSC_HYPERVISOR) != 0 ? ", running under a hypervisor" : "");
+    }
+
+    private static String ms(long nanos) {
+        return nanos < 0 ? "unknown" : String.format(Locale.ROOT, "%.3g ms", nanos / 1e6);
+    }
+
+    Map<String, Object> toMap() {
+        MachineFacts f = probe.facts;
+        Map<String, Object> root = new LinkedHashMap<>();
+        Map<String, Object> machine = new LinkedHashMap<>();
+        machine.put("kernel", f.kernel());
+        machine.put("arch", f.arch());
+        machine.put("currentClocksource", f.currentClocksource());
+        machine.put("availableClocksources", new ArrayList<>(f.availableClocksources()));
+        machine.put("clocksourceKnownSlow", f.clocksourceKnownSlow());
+        machine.put("cpuFlags", tscFlagList(f));
+        machine.put("problems", new ArrayList<>(f.problems()));
+        root.put("machine", machine);
+
+        Map<String, Object> nat = new LinkedHashMap<>();
+        nat.put("loaded", probe.nativeResult.loaded());
+        nat.put("problem", probe.nativeResult.problem);
+        if (probe.nativeResult.loaded()) {
+            nat.put("realtimeCoarseResolutionNs", NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE));
+            nat.put("monotonicCoarseResolutionNs", NativeClocks.clockGetres(NativeClocks.CLOCK_MONOTONIC_COARSE));
+            nat.put("cpuid", cpuid());
+        }
+        root.put("native", nat);
+
+        Map<String, Object> tscMap = new LinkedHashMap<>();
+        tscMap.put("checked", probe.tscChecks != null);
+        if (probe.tscChecks != null) {
+            tscMap.put("crossCpuOk", probe.tscChecks.crossCpuOk());
+            tscMap.put("crossCpuProblem", probe.tscChecks.crossCpuProblem);
+            tscMap.put("crossCpuCpus", probe.tscChecks.crossCpuCpus);
+            tscMap.put("crossCpuReads", probe.tscChecks.crossCpuReads);
+            if (probe.tscChecks.calibration != null) {
+                tscMap.put("calibrationConverged", probe.tscChecks.calibration.converged);
+                tscMap.put("calibrationProblem", probe.tscChecks.calibration.problem);
+                tscMap.put("nanosPerTick", probe.tscChecks.calibration.nanosPerTick);
+                tscMap.put("calibrationMs", probe.tscChecks.calibration.elapsedNanos / 1e6);
+            }
+        }
+        tscMap.put("usableProblem", tscStartProblem);
+        root.put("tsc", tscMap);
+
+        root.put("javaNanosPerCall", new LinkedHashMap<String, Object>(javaCosts));
+        root.put("nativeNanosPerCall", new LinkedHashMap<String, Object>(nativeCosts));
+        root.put("auto", decisionMap(probe.decision));
+        root.put("forcedOn", decisionMap(forced));
+        return root;
+    }
+
+    private static List<String> tscFlagList(MachineFacts f) {
+        List<String> flags = new ArrayList<>();
+        for (String flag : new String[] {"tsc", "constant_tsc", "nonstop_tsc", "rdtscp", "tsc_known_freq", "tsc_reliable"}) {
+            if (f.hasFlag(flag)) {
+                flags.add(flag);
+            }
+        }
+        return flags;
+    }
+
+    private static Map<String, Object> decisionMap(Decision d) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("active", d.active());
+        m.put("summary", d.summary());
+        m.put("millis", choiceMap(d.millis()));
+        m.put("nanos", choiceMap(d.nanos()));
+        m.put("warnings", new ArrayList<>(d.warnings()));
+        return m;
+    }
+
+    private static Map<String, Object> choiceMap(Choice c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("backend", c.backend().settingName());
+        m.put("reason", c.reason());
+        m.put("lagNs", c.lagNs());
+        return m;
+    }
+}
