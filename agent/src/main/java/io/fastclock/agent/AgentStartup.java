@@ -13,6 +13,7 @@ import io.fastclock.runtime.CoarseMillis;
 import io.fastclock.runtime.CoarseNanos;
 import io.fastclock.runtime.FastClock;
 import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.NativeClocks;
 import io.fastclock.runtime.SystemMillis;
 import io.fastclock.runtime.SystemNanos;
 import io.fastclock.runtime.TscClock;
@@ -76,12 +77,22 @@ final class AgentStartup {
         inst.addTransformer(transformer, false);
         System.setProperty(ACTIVE_PROPERTY, "true");
         int alreadyLoaded = inst.getAllLoadedClasses().length;
-        log.info(decision.summary() + "; " + alreadyLoaded + " classes loaded before the agent stay as they are");
+        log.info(decision.summary() + "; " + millisResolution(decision) + "; " + alreadyLoaded
+                + " classes loaded before the agent stay as they are");
         log.debug(String.format("start-up took %.1f ms (probe %.1f ms)", (System.nanoTime() - started) / 1e6,
                 probe.elapsedNanos / 1e6));
         if (log.debugEnabled()) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> log.debug("totals: " + stats), "fastclock-exit-report"));
         }
+    }
+
+    /** The contract asks for the millis clock's resolution to be reported at start-up. */
+    private static String millisResolution(Decision decision) {
+        long resolutionNs = decision.millis().backend() == Backend.COARSE
+                ? NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE) : 1_000_000L;
+        long lagNs = Math.max(decision.millis().lagNs(), 0);
+        return "currentTimeMillis resolution " + Math.max(1, resolutionNs / 1_000_000L) + " ms, lag up to "
+                + (lagNs + 999_999L) / 1_000_000L + " ms";
     }
 
     private static String nativeNote(MachineProbe probe) {

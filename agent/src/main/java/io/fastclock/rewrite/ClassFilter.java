@@ -16,9 +16,14 @@ import java.util.List;
  * add to the built-in ones and win over includes.
  */
 public final class ClassFilter {
-    /** Internal-name prefixes that are never rewritten. */
-    public static final List<String> BUILT_IN_EXCLUDES =
-            Collections.unmodifiableList(List.of("io/fastclock/", "java/", "jdk/", "sun/", "com/sun/"));
+    /**
+     * Internal-name prefixes that are never rewritten: the agent's own packages (not all of
+     * io/fastclock/: the demo and the test applications are ordinary applications) and the JDK's.
+     */
+    public static final List<String> BUILT_IN_EXCLUDES = Collections.unmodifiableList(List.of(
+            "io/fastclock/runtime/", "io/fastclock/agent/", "io/fastclock/config/", "io/fastclock/probe/",
+            "io/fastclock/rewrite/", "io/fastclock/measure/", "io/fastclock/nativelib/", "io/fastclock/doctor/",
+            "io/fastclock/shaded/", "java/", "jdk/", "sun/", "com/sun/"));
 
     private final String[] includes;
     private final String[] excludes;

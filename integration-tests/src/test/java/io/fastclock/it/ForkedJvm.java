@@ -23,6 +23,7 @@ public final class ForkedJvm {
     private final List<String> appArgs = new ArrayList<>();
     private String classPath = testClasses().toString();
     private long timeoutSeconds = 120;
+    private Path jar;
 
     private ForkedJvm(Jdk jdk) {
         this.jdk = jdk;
@@ -95,6 +96,13 @@ public final class ForkedJvm {
         return this;
     }
 
+    /** java -jar JAR args (no -cp, no main class). */
+    public ForkedJvm jar(Path executableJar, String... args) {
+        this.jar = executableJar;
+        appArgs.addAll(Arrays.asList(args));
+        return this;
+    }
+
     public ForkedJvm mainClassName(String name, String... args) {
         this.mainClass = name;
         appArgs.addAll(Arrays.asList(args));
@@ -108,9 +116,14 @@ public final class ForkedJvm {
             cmd.add("-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs));
         }
         cmd.addAll(jvmArgs);
-        cmd.add("-cp");
-        cmd.add(classPath);
-        cmd.add(mainClass);
+        if (jar != null) {
+            cmd.add("-jar");
+            cmd.add(jar.toString());
+        } else {
+            cmd.add("-cp");
+            cmd.add(classPath);
+            cmd.add(mainClass);
+        }
         cmd.addAll(appArgs);
         return cmd;
     }

@@ -1,0 +1,97 @@
+package io.fastclock.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fastclock.it.apps.CoverageApp;
+import io.fastclock.it.apps.HelloApp;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** When the agent rewrites, what it reaches, and that it leaves fast machines alone. */
+class ActivationIT {
+    static List<Jdk> jdks() {
+        return Jdk.all();
+    }
+
+    private static final String[] KINDS = {"plain", "constructor", "staticInit", "lambda", "methodRef",
+        "defaultMethod", "isolatedLoader", "nanoLambda"};
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void underTheSimulatorAutoRewritesEveryKindOfCallSite(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("log=debug").main(CoverageApp.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertTrue(r.stderr.contains("fastclock: active:"), r.toString());
+        for (String kind : KINDS) {
+            assertEquals("ok", r.value(kind), kind + " read a wrong value\n" + r);
+        }
+        String[] rewritten = {
+            "CoverageApp$PlainCalls (1 call sites)",
+            "CoverageApp$ConstructorCalls (1 call sites)",
+            "CoverageApp$StaticInitCalls (1 call sites)",
+            "CoverageApp$LambdaCalls (2 call sites)",
+            "CoverageApp$MethodRefCalls (1 call sites)",
+            "CoverageApp$DefaultMethodCalls (1 call sites)",
+            "IsolatedCalls (1 call sites)",
+        };
+        for (String line : rewritten) {
+            assertTrue(r.stderr.contains("fastclock: rewrote io.fastclock.it.apps." + line), "not rewritten: " + line + "\n" + r);
+        }
+        // IsolatedCalls is defined twice (application loader, then the isolated loader); both must be rewritten.
+        assertTrue(count(r.stderr, "rewrote io.fastclock.it.apps.IsolatedCalls") >= 1, r.toString());
+        assertTrue(r.stderr.contains("fastclock: totals: "), "log=debug must report totals at exit\n" + r);
+        assertTrue(r.stderr.contains("failures=0"), r.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void onThisFastMachineAutoRewritesNothingAndSaysWhy(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("log=debug").main(CoverageApp.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        List<String> lines = r.agentLines();
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("fastclock: inactive:") && l.contains("clocksource")
+                && l.contains("threshold")), r.toString());
+        assertFalse(r.stderr.contains("rewrote"), "auto rewrote something on a fast machine\n" + r);
+        assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
+        for (String kind : KINDS) {
+            assertEquals("ok", r.value(kind), r.toString());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void theStartLineIsOneLineAndQuietMeansSilent(Jdk jdk) throws Exception {
+        ForkedJvm.Result info = ForkedJvm.on(jdk).agentArgs("mode=on").main(HelloApp.class).run();
+        assertEquals(0, info.exitCode, info.toString());
+        assertEquals(1, info.agentLines().size(), "exactly one line at start-up\n" + info);
+        assertTrue(info.stderr.trim().startsWith("fastclock: active:"), info.toString());
+        assertEquals("true", info.value("active"), info.toString());
+        assertEquals("", info.stdout.contains("fastclock") ? "agent wrote to stdout" : "", info.toString());
+
+        ForkedJvm.Result quiet = ForkedJvm.on(jdk).agentArgs("mode=on,log=quiet").main(HelloApp.class).run();
+        assertEquals(0, quiet.exitCode, quiet.toString());
+        assertEquals("", quiet.stderr.trim(), "log=quiet must print nothing\n" + quiet);
+        assertEquals("ok", quiet.value("hello"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void modeOffRewritesNothing(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("mode=off,log=debug").main(HelloApp.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertTrue(r.stderr.contains("fastclock: inactive: mode=off"), r.toString());
+        assertFalse(r.stderr.contains("rewrote"), r.toString());
+        assertEquals("false", r.value("active"));
+    }
+
+    private static int count(String haystack, String needle) {
+        int n = 0;
+        for (int i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}

@@ -1,0 +1,74 @@
+package io.fastclock.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fastclock.it.apps.ContractApp;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The clock contract of DESIGN.md, measured through rewritten call sites in a real JVM with the
+ * agent attached, for each backend the agent can install on this machine.
+ */
+class ContractIT {
+    static List<Jdk> jdks() {
+        return Jdk.all();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void tscBackendsKeepTheContract(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on").main(ContractApp.class, "1.5", "4").run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+        assertNanosContract(r);
+        assertMillisContract(r, 1, 1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void coarseMillisKeepsItsStatedLag(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,millis=coarse,nanos=system")
+                .main(ContractApp.class, "1.5", "2").run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("millis=coarse,nanos=system", r.value("backends"), r.toString());
+        // The start-up line states the resolution (one kernel tick) and the lag L (two ticks).
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("currentTimeMillis resolution ([0-9]+) ms, lag up to ([0-9]+) ms").matcher(r.stderr);
+        assertTrue(m.find(), "the start-up line must state the millis resolution and lag\n" + r);
+        long tickMs = Long.parseLong(m.group(1));
+        long lagMs = Long.parseLong(m.group(2));
+        assertEquals(2 * tickMs, lagMs, r.toString());
+        assertMillisContract(r, lagMs, tickMs + 1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void underTheSlowClocksourceAutoActivatesAndKeepsTheContract(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).main(ContractApp.class, "1.5", "4").run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertTrue(r.stderr.contains("fastclock: active:"), r.toString());
+        assertTrue(r.value("backends").contains("nanos=tsc"), r.toString());
+        assertNanosContract(r);
+    }
+
+    private static void assertNanosContract(ForkedJvm.Result r) {
+        assertTrue(r.longValue("nanos.reads") > 10_000, r.toString());
+        assertEquals(0, r.longValue("nanos.backwardsSingleThread"), r.toString());
+        assertEquals(0, r.longValue("nanos.backwardsAcrossThreads"), r.toString());
+        assertTrue(r.longValue("nanos.crossThreadReads") > 10_000, r.toString());
+        assertTrue(r.longValue("nanos.worstDeviationNs") <= 100_000, "more than 100 us from System.nanoTime\n" + r);
+        assertTrue(r.longValue("nanos.rateIntervalMs") >= 1000, r.toString());
+        assertTrue(Math.abs(r.doubleValue("nanos.rateErrorPpm")) <= 50, "rate off by more than 50 ppm\n" + r);
+        assertTrue(r.longValue("nanos.smallestStepNs") < 1000, "nanoTime resolution not under 1 us\n" + r);
+    }
+
+    private static void assertMillisContract(ForkedJvm.Result r, long lagMs, long resolutionMs) {
+        assertTrue(r.longValue("millis.reads") > 10_000, r.toString());
+        assertTrue(r.longValue("millis.worstBehindMs") <= lagMs, "millis lagged more than " + lagMs + " ms\n" + r);
+        assertTrue(r.longValue("millis.worstAheadMs") <= 1, "millis ran ahead of the system clock\n" + r);
+        assertTrue(r.longValue("millis.smallestStepMs") <= resolutionMs, r.toString());
+    }
+}

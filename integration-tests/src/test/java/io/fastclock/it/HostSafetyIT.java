@@ -1,0 +1,106 @@
+package io.fastclock.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fastclock.it.apps.HelloApp;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Whatever goes wrong inside the agent, the application runs, and one clear line says what happened. */
+class HostSafetyIT {
+    static List<Jdk> jdks() {
+        return Jdk.all();
+    }
+
+    @TempDir
+    Path temp;
+
+    private static void assertAppRanOnSystemClocks(ForkedJvm.Result r) {
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("ok", r.value("hello"), r.toString());
+        assertEquals("true", r.value("millisPlausible"), r.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aBadAgentArgumentNamesTheSettingAndTheAcceptedValues(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=fast").main(HelloApp.class).run();
+        assertAppRanOnSystemClocks(r);
+        assertEquals(1, r.agentLines().size(), r.toString());
+        String line = r.agentLines().get(0);
+        assertTrue(line.contains("mode=fast") && line.contains("auto, on, off"), line);
+        assertEquals("false", r.value("active"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aBadSystemPropertyIsNamedToo(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).jvmArg("-Dfastclock.threshold=-5").main(HelloApp.class).run();
+        assertAppRanOnSystemClocks(r);
+        String line = r.agentLines().get(0);
+        assertTrue(line.contains("threshold") && line.contains("-5") && line.contains("fastclock.threshold"), line);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aMissingNativeLibraryLeavesTheSystemClocks(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,library=" + temp.resolve("missing.so"))
+                .main(HelloApp.class).run();
+        assertAppRanOnSystemClocks(r);
+        assertTrue(r.stderr.contains("native library"), r.toString());
+        assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void anUnloadableNativeLibraryLeavesTheSystemClocks(Jdk jdk) throws Exception {
+        Path garbage = temp.resolve("libfastclock.so");
+        Files.write(garbage, "this is not an ELF file".getBytes());
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,library=" + garbage).main(HelloApp.class).run();
+        assertAppRanOnSystemClocks(r);
+        assertTrue(r.stderr.contains("cannot load the native library"), r.toString());
+        assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void anUnreadableSysLeavesTheTscAloneAndSaysSo(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,sysfs=" + temp.resolve("no-sys") + ",log=debug")
+                .main(HelloApp.class).run();
+        assertAppRanOnSystemClocks(r);
+        assertTrue(r.stderr.contains("available_clocksource"), r.toString());
+        assertFalse(r.value("backends").contains("tsc"), "TSC used without available_clocksource\n" + r);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void theAgentGivenTwiceRunsOnce(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on")
+                .jvmArg("-javaagent:" + ForkedJvm.agentJar() + "=mode=on").main(HelloApp.class).run();
+        assertAppRanOnSystemClocks(r);
+        assertTrue(r.stderr.contains("already installed"), r.toString());
+        assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void noJvmWarningAndClassSharingStaysOn(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on").jvmArg("-Xshare:auto", "-Xlog:cds=off",
+                "-Xlog:class+load=info:file=" + temp.resolve("classes.log")).main(HelloApp.class).run();
+        assertAppRanOnSystemClocks(r);
+        for (String line : r.stderr.split("\n")) {
+            assertTrue(line.isEmpty() || line.startsWith("fastclock: "), "stderr line not from the agent: " + line + "\n" + r);
+        }
+        String classes = new String(Files.readAllBytes(temp.resolve("classes.log")));
+        assertTrue(classes.contains("source: shared objects file"), "class data sharing was turned off\n" + r);
+        assertTrue(classes.contains("io.fastclock.runtime.FastClock source: __JVM_DefineClass__")
+                || classes.contains("io.fastclock.runtime.FastClock source: __Lookup_defineClass__")
+                || classes.contains("io.fastclock.runtime.FastClock"), classes);
+    }
+}
