@@ -72,7 +72,7 @@ class SettingsTest {
     @Test
     void everyKeyFromAgentArguments() {
         Settings s = args("mode=on,millis=jna-coarse,nanos=system,include=com.acme.:org.foo.Bar,"
-                + "exclude=com.acme.internal.,log=debug,threshold=250,sysfs=/tmp/s,procfs=/tmp/p,recheck=50");
+                + "exclude=com.acme.internal.,log=debug,threshold=250,sysfs=/tmp/s,procfs=/tmp/p,recheck=50,library=/opt/lib/libfastclock.so");
         assertEquals(Settings.Mode.ON, s.mode());
         assertEquals(Settings.Millis.JNA_COARSE, s.millis());
         assertEquals(Settings.Nanos.SYSTEM, s.nanos());
@@ -83,6 +83,7 @@ class SettingsTest {
         assertEquals(Paths.get("/tmp/s"), s.sysfsRoot());
         assertEquals(Paths.get("/tmp/p"), s.procfsRoot());
         assertEquals(50, s.recheckMs());
+        assertEquals(Paths.get("/opt/lib/libfastclock.so"), s.library());
         for (String k : Settings.KEYS) {
             assertEquals("agent argument", s.sourceOf(k));
         }
@@ -156,10 +157,10 @@ class SettingsTest {
         "include=.com|fastclock: bad setting include=.com (agent argument): accepted values are dotted package or class-name prefixes (Java identifier characters and dots) separated by ':'; '.com' is not one",
         "include=com..acme|fastclock: bad setting include=com..acme (agent argument): accepted values are dotted package or class-name prefixes (Java identifier characters and dots) separated by ':'; 'com..acme' is not one",
         "include=com.*|fastclock: bad setting include=com.* (agent argument): accepted values are dotted package or class-name prefixes (Java identifier characters and dots) separated by ':'; 'com.*' is not one",
-        "nanoz=tsc|fastclock: unknown setting 'nanoz' (agent argument): known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck",
+        "nanoz=tsc|fastclock: unknown setting 'nanoz' (agent argument): known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library",
         "mode=on,mode=off|fastclock: setting 'mode' given twice in agent arguments",
         "mode=on,log=debug,mode=on|fastclock: setting 'mode' given twice in agent arguments",
-        "modeon|fastclock: bad agent argument 'modeon': expected key=value pairs separated by ',' (known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck)",
+        "modeon|fastclock: bad agent argument 'modeon': expected key=value pairs separated by ',' (known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library)",
     })
     void badAgentArgument(String agentArgs, String message) {
         assertEquals(message, error(agentArgs));
@@ -168,14 +169,14 @@ class SettingsTest {
     @Test
     void badSystemProperties() {
         assertEquals("fastclock: unknown setting 'nanoz' (system property fastclock.nanoz): known settings are "
-                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck",
+                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library",
                 error(null, props("fastclock.nanoz", "tsc")));
         assertEquals("fastclock: bad setting nanos=fast (system property fastclock.nanos): accepted values are "
                 + "auto, tsc, system, coarse", error("", props("fastclock.nanos", "fast")));
         assertEquals("fastclock: bad setting threshold=abc (system property fastclock.threshold): accepted values "
                 + "are a whole number of nanoseconds from 1 to 1000000", error(null, props("fastclock.threshold", "abc")));
         assertEquals("fastclock: unknown setting '' (system property fastclock.): known settings are "
-                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck",
+                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library",
                 error(null, props("fastclock.", "x")));
     }
 
@@ -254,7 +255,7 @@ class SettingsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck"})
+    @ValueSource(strings = {"mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library"})
     void sourceOfKnowsEveryKey(String key) {
         assertEquals("default", Settings.defaults().sourceOf(key));
     }

@@ -56,7 +56,9 @@ class CorpusRewriteTest {
         Assumptions.assumeTrue(Files.isDirectory(repo), "no local Maven repository at " + repo);
         List<Path> jars;
         try (Stream<Path> s = Files.walk(repo)) {
-            jars = s.filter(p -> p.toString().endsWith(".jar") && Files.isRegularFile(p)).sorted()
+            // Our own artifacts (after a local `mvn install`) already call FastClock: not a corpus.
+            Path own = repo.resolve("io").resolve("fastclock");
+            jars = s.filter(p -> p.toString().endsWith(".jar") && Files.isRegularFile(p) && !p.startsWith(own)).sorted()
                     .collect(Collectors.toList());
         }
 
