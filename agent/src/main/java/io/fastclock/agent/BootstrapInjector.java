@@ -1,8 +1,8 @@
 package io.fastclock.agent;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import io.fastclock.nativelib.AgentResources;
+
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -68,9 +68,14 @@ final class BootstrapInjector {
         Object unsafe = unsafeClass.getMethod("getUnsafe").invoke(null);
         Method defineClass = unsafeClass.getMethod("defineClass", String.class, byte[].class, int.class, int.class,
                 ClassLoader.class, java.security.ProtectionDomain.class);
-        for (String simpleName : RUNTIME_CLASSES) {
-            String name = RUNTIME_PACKAGE + "." + simpleName;
-            byte[] bytes = readClassBytes(name);
+        String[] paths = new String[RUNTIME_CLASSES.length];
+        for (int i = 0; i < paths.length; i++) {
+            paths[i] = (RUNTIME_PACKAGE + "." + RUNTIME_CLASSES[i]).replace('.', '/') + ".class";
+        }
+        byte[][] classBytes = AgentResources.readAll(paths);
+        for (int i = 0; i < paths.length; i++) {
+            String name = RUNTIME_PACKAGE + "." + RUNTIME_CLASSES[i];
+            byte[] bytes = classBytes[i];
             try {
                 defineClass.invoke(unsafe, name, bytes, 0, bytes.length, null, null);
             } catch (InvocationTargetException e) {
@@ -89,15 +94,4 @@ final class BootstrapInjector {
         return new BootstrapInjector(libraries);
     }
 
-    private static byte[] readClassBytes(String name) throws IOException {
-        String resource = "/" + name.replace('.', '/') + ".class";
-        try (InputStream in = BootstrapInjector.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IOException("the agent jar has no " + resource);
-            }
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            in.transferTo(out);
-            return out.toByteArray();
-        }
-    }
 }

@@ -1,7 +1,6 @@
 package io.fastclock.nativelib;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -29,7 +28,7 @@ public final class NativeLibraryExtractor {
 
     /** Resource path of the library for this OS and architecture. */
     public static String resourcePath() {
-        return "/META-INF/native/" + platform() + "/" + LIBRARY_FILE;
+        return "META-INF/native/" + platform() + "/" + LIBRARY_FILE;
     }
 
     public static String platform() {
@@ -47,29 +46,28 @@ public final class NativeLibraryExtractor {
      * @param tempRoot directory to create the private directory in (java.io.tmpdir by default)
      * @return the extracted library; the caller deletes it (and its directory) after loading
      */
-    public static Path extract(Class<?> resourceOwner, Path tempRoot) throws IOException {
+    public static Path extract(Path tempRoot) throws IOException {
         String resource = resourcePath();
-        try (InputStream in = resourceOwner.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IOException("no native library for " + platform() + " in the agent jar (" + resource + ")");
+        byte[] library = AgentResources.read(resource);
+        if (library == null) {
+            throw new IOException("no native library for " + platform() + " in the agent jar (" + resource + ")");
+        }
+        Set<PosixFilePermission> ownerOnlyDir = PosixFilePermissions.fromString("rwx------");
+        Path dir = createPrivateDirectory(tempRoot, ownerOnlyDir);
+        Path file = dir.resolve(LIBRARY_FILE);
+        try {
+            checkPrivate(dir, ownerOnlyDir, true);
+            try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+                out.write(library);
             }
-            Set<PosixFilePermission> ownerOnlyDir = PosixFilePermissions.fromString("rwx------");
-            Path dir = createPrivateDirectory(tempRoot, ownerOnlyDir);
-            Path file = dir.resolve(LIBRARY_FILE);
-            try {
-                checkPrivate(dir, ownerOnlyDir, true);
-                try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW,
-                        StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-                    in.transferTo(out);
-                }
-                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r-x------"));
-                checkPrivate(file, PosixFilePermissions.fromString("r-x------"), false);
-                return file;
-            } catch (IOException | RuntimeException e) {
-                deleteQuietly(file);
-                deleteQuietly(dir);
-                throw e;
-            }
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r-x------"));
+            checkPrivate(file, PosixFilePermissions.fromString("r-x------"), false);
+            return file;
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(file);
+            deleteQuietly(dir);
+            throw e;
         }
     }
 

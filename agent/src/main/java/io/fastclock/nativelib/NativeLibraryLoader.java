@@ -45,7 +45,7 @@ public final class NativeLibraryLoader {
             if (overridePath != null) {
                 library = new File(overridePath).getAbsoluteFile().toPath();
             } else {
-                extracted = NativeLibraryExtractor.extract(NativeLibraryLoader.class, tempRoot);
+                extracted = NativeLibraryExtractor.extract(tempRoot);
                 library = extracted;
             }
             String how;
