@@ -3,6 +3,7 @@ package io.fastclock.probe;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -15,7 +16,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Reads the facts the decision needs from a {@code /sys} and a {@code /proc} tree (the real ones,
@@ -33,10 +33,57 @@ public final class MachineReader {
 
     static final String CLOCKSOURCE_DIR = "devices/system/clocksource/clocksource0";
 
-    private static final Pattern CLOCKSOURCE_NAME = Pattern.compile("[a-z0-9_-]+");
-    private static final Pattern CPU_FLAG = Pattern.compile("[A-Za-z0-9_.-]+");
-    private static final Pattern KERNEL_RELEASE = Pattern.compile("[\\x21-\\x7e]+");
-    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+    // Hand-written character checks instead of java.util.regex: the reader runs at JVM start-up,
+    // where loading the regex engine costs a couple of milliseconds.
+    private static boolean isClocksourceName(String s) {
+        return matchesAll(s, "abcdefghijklmnopqrstuvwxyz0123456789_-");
+    }
+
+    private static boolean isCpuFlag(String s) {
+        return matchesAll(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-");
+    }
+
+    private static boolean isKernelRelease(String s) {
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x21 || c > 0x7e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean matchesAll(String s, String allowed) {
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if (allowed.indexOf(s.charAt(i)) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<String> splitWhitespace(String s) {
+        List<String> out = new ArrayList<>();
+        int start = -1;
+        for (int i = 0; i <= s.length(); i++) {
+            boolean space = i == s.length() || Character.isWhitespace(s.charAt(i));
+            if (space) {
+                if (start >= 0) {
+                    out.add(s.substring(start, i));
+                    start = -1;
+                }
+            } else if (start < 0) {
+                start = i;
+            }
+        }
+        return out;
+    }
 
     private final Path sysfsRoot;
     private final Path procfsRoot;
@@ -70,7 +117,7 @@ public final class MachineReader {
             String t = text.trim();
             if (t.isEmpty()) {
                 problems.add("current_clocksource is empty: " + currentFile);
-            } else if (!CLOCKSOURCE_NAME.matcher(t).matches()) {
+            } else if (!isClocksourceName(t)) {
                 problems.add("garbage in current_clocksource: " + excerpt(t) + " (" + currentFile + ")");
             } else {
                 current = t;
@@ -87,8 +134,8 @@ public final class MachineReader {
             } else {
                 List<String> names = new ArrayList<>();
                 boolean garbage = false;
-                for (String name : WHITESPACE.split(t)) {
-                    if (CLOCKSOURCE_NAME.matcher(name).matches()) {
+                for (String name : splitWhitespace(t)) {
+                    if (isClocksourceName(name)) {
                         if (!names.contains(name)) {
                             names.add(name);
                         }
@@ -112,7 +159,7 @@ public final class MachineReader {
         text = readSmall(osrelease, SYSFS_CAP, problems);
         if (text != null) {
             String t = text.trim();
-            if (KERNEL_RELEASE.matcher(t).matches() && t.length() <= 256) {
+            if (isKernelRelease(t) && t.length() <= 256) {
                 kernel = t;
             } else {
                 problems.add("garbage in osrelease: " + excerpt(t) + " (" + osrelease + ")");
@@ -137,7 +184,7 @@ public final class MachineReader {
                 }
                 return null;
             }
-            try (InputStream in = Files.newInputStream(file)) {
+            try (InputStream in = new FileInputStream(file.toFile())) {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 byte[] buf = new byte[4096];
                 int n;
@@ -166,7 +213,7 @@ public final class MachineReader {
                 return flags;
             }
             try (BufferedReader r = new BufferedReader(new InputStreamReader(
-                    new CappedInputStream(Files.newInputStream(cpuinfo), CPUINFO_CAP), StandardCharsets.ISO_8859_1))) {
+                    new CappedInputStream(new FileInputStream(cpuinfo.toFile()), CPUINFO_CAP), StandardCharsets.ISO_8859_1))) {
                 String line;
                 while ((line = r.readLine()) != null) {
                     int colon = line.indexOf(':');
@@ -179,11 +226,11 @@ public final class MachineReader {
                     }
                     String value = line.substring(colon + 1).trim();
                     int bad = 0;
-                    for (String f : WHITESPACE.split(value)) {
+                    for (String f : splitWhitespace(value)) {
                         if (f.isEmpty()) {
                             continue;
                         }
-                        if (CPU_FLAG.matcher(f).matches() && f.length() <= 64) {
+                        if (isCpuFlag(f) && f.length() <= 64) {
                             flags.add(f);
                         } else {
                             bad++;
