@@ -9,11 +9,15 @@ import io.fastclock.probe.Choice;
 import io.fastclock.probe.Decision;
 import io.fastclock.probe.DecisionMaker;
 import io.fastclock.probe.MachineFacts;
+import io.fastclock.runtime.ClockRegistry;
 import io.fastclock.runtime.CoarseMillis;
 import io.fastclock.runtime.CoarseNanos;
+import io.fastclock.runtime.FastClock;
+import io.fastclock.runtime.LongClock;
 import io.fastclock.runtime.NativeClocks;
 import io.fastclock.runtime.RuntimeLog;
 import io.fastclock.runtime.TscClock;
+import io.fastclock.runtime.TscNanos;
 import io.fastclock.runtime.TscTrust;
 
 import java.util.ArrayList;
@@ -85,6 +89,15 @@ final class DoctorReport {
             TscClock clock = tsc;
             javaCosts.put("tsc nanos", measure(clock::nanoTime));
             javaCosts.put("tsc millis", measure(clock::currentTimeMillis));
+        }
+        // The same backends through the entry points rewritten code calls: the difference from the
+        // rows above is what the dispatch costs once compiled.
+        if (probe.nativeResult.loaded() && !ClockRegistry.isSealed()) {
+            LongClock nanos = tsc != null ? new TscNanos(tsc) : new CoarseNanos();
+            if (ClockRegistry.install(new CoarseMillis(), nanos)) {
+                javaCosts.put("FastClock.currentTimeMillis() -> coarse", measure(FastClock::currentTimeMillis));
+                javaCosts.put("FastClock.nanoTime() -> " + nanos.name(), measure(FastClock::nanoTime));
+            }
         }
         return new DoctorReport(probe, forced, javaCosts, nativeCosts, tsc, tscProblem);
     }
