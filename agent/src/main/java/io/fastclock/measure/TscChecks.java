@@ -10,13 +10,14 @@ import io.fastclock.runtime.TscCalibration;
  * native library.
  */
 public final class TscChecks {
-    /** Reads per CPU for the cross-CPU check: a millisecond or two on two CPUs. */
-    static final int CROSS_CPU_READS = 10_000;
+    /** Reads per CPU for the cross-CPU check: about a millisecond on two CPUs. */
+    static final int CROSS_CPU_READS = 5_000;
     /**
-     * Length of each calibration half. Sample windows are tens of ns here, so 5 ms gives the rate
-     * to about 10 ppm; re-anchoring then slews away the rest.
+     * Length of each calibration half. It is JVM start-up time, so it is short: sample windows are
+     * tens of ns here, so 2 ms gives the rate to a few tens of ppm. The clock's first segment is
+     * short (see TscClock) and re-anchoring slews the rest away within a quarter of a second.
      */
-    static final long CALIBRATION_HALF_NANOS = 5_000_000L;
+    static final long CALIBRATION_HALF_NANOS = 2_000_000L;
 
     public final int cpuidFlags;
     public final boolean crossCpuRan;

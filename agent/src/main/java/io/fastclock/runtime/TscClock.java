@@ -109,7 +109,9 @@ public final class TscClock {
         this.baseNanos = calibration.anchorNanos;
         this.segmentTicks = Math.max(1, (long) (tuning.segmentNanos / calibration.nanosPerTick));
         this.realtimeOffsetNanos = calibration.realtimeOffsetNanos;
-        this.current = new Segment(baseTicks, baseTicks + segmentTicks, baseNanos, toMult(calibration.nanosPerTick), null);
+        // A short first segment: the start-up calibration is brief, so the first re-anchor (which
+        // corrects its rate by slewing) comes after a fifth of the usual period.
+        this.current = new Segment(baseTicks, baseTicks + segmentTicks / 5, baseNanos, toMult(calibration.nanosPerTick), null);
         this.recheckTicks = (long) (tuning.recheckNanos / calibration.nanosPerTick);
         this.lastTrustCheckTicks = baseTicks;
     }
