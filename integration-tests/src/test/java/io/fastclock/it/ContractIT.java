@@ -20,7 +20,7 @@ class ContractIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void tscBackendsKeepTheContract(Jdk jdk) throws Exception {
-        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on").main(ContractApp.class, "1.5", "4").run();
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,log=debug").main(ContractApp.class, "1.5", "4").run();
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
         assertNanosContract(r);
@@ -30,7 +30,7 @@ class ContractIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void coarseMillisKeepsItsStatedLag(Jdk jdk) throws Exception {
-        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,millis=coarse,nanos=system")
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,millis=coarse,nanos=system,log=debug")
                 .main(ContractApp.class, "1.5", "2").run();
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("millis=coarse,nanos=system", r.value("backends"), r.toString());
@@ -47,14 +47,20 @@ class ContractIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void underTheSlowClocksourceAutoActivatesAndKeepsTheContract(Jdk jdk) throws Exception {
-        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).main(ContractApp.class, "1.5", "4").run();
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("log=debug").main(ContractApp.class, "1.5", "4").run();
         assertEquals(0, r.exitCode, r.toString());
         assertTrue(r.stderr.contains("fastclock: active:"), r.toString());
         assertTrue(r.value("backends").contains("nanos=tsc"), r.toString());
         assertNanosContract(r);
     }
 
+    /** Without this, an agent that rewrote nothing would pass every bound trivially. */
+    private static void assertRewritten(ForkedJvm.Result r) {
+        assertTrue(r.stderr.contains("fastclock: rewrote io.fastclock.it.apps.ContractApp ("), "ContractApp not rewritten\n" + r);
+    }
+
     private static void assertNanosContract(ForkedJvm.Result r) {
+        assertRewritten(r);
         assertTrue(r.longValue("nanos.reads") > 10_000, r.toString());
         assertEquals(0, r.longValue("nanos.backwardsSingleThread"), r.toString());
         assertEquals(0, r.longValue("nanos.backwardsAcrossThreads"), r.toString());
@@ -66,6 +72,7 @@ class ContractIT {
     }
 
     private static void assertMillisContract(ForkedJvm.Result r, long lagMs, long resolutionMs) {
+        assertRewritten(r);
         assertTrue(r.longValue("millis.reads") > 10_000, r.toString());
         assertTrue(r.longValue("millis.worstBehindMs") <= lagMs, "millis lagged more than " + lagMs + " ms\n" + r);
         assertTrue(r.longValue("millis.worstAheadMs") <= 1, "millis ran ahead of the system clock\n" + r);
