@@ -77,7 +77,7 @@ final class AgentStartup {
         inst.addTransformer(transformer, false);
         System.setProperty(ACTIVE_PROPERTY, "true");
         int alreadyLoaded = inst.getAllLoadedClasses().length;
-        log.info(decision.summary() + "; " + millisResolution(decision) + "; " + alreadyLoaded
+        log.info(decision.summary() + nativeNote(probe) + "; " + millisResolution(decision) + "; " + alreadyLoaded
                 + " classes loaded before the agent stay as they are");
         log.debug(String.format("start-up took %.1f ms (probe %.1f ms)", (System.nanoTime() - started) / 1e6,
                 probe.elapsedNanos / 1e6));
@@ -95,8 +95,16 @@ final class AgentStartup {
                 + (lagNs + 999_999L) / 1_000_000L + " ms";
     }
 
+    /** What the summary may not say: why the native library or the machine's files were unusable. */
     private static String nativeNote(MachineProbe probe) {
-        return probe.nativeResult.loaded() ? "" : " (" + probe.nativeResult.problem + ")";
+        StringBuilder note = new StringBuilder();
+        if (!probe.nativeResult.loaded() && !probe.decision.summary().contains(probe.nativeResult.problem)) {
+            note.append(" (").append(probe.nativeResult.problem).append(')');
+        }
+        if (probe.facts.currentClocksource() == null && !probe.facts.problems().isEmpty()) {
+            note.append(" (").append(probe.facts.problems().get(0)).append(')');
+        }
+        return note.toString();
     }
 
     /** A class in a named module must read the boot loader's unnamed module to link to FastClock. */

@@ -44,6 +44,10 @@ public final class NativeLibraryLoader {
             Path library;
             if (overridePath != null) {
                 library = new File(overridePath).getAbsoluteFile().toPath();
+                String notLoadable = ElfCheck.problem(library);
+                if (notLoadable != null) {
+                    return new Result("cannot load the native library " + library + ": " + notLoadable, null);
+                }
             } else {
                 extracted = NativeLibraryExtractor.extract(tempRoot);
                 library = extracted;

@@ -27,6 +27,12 @@ class HostSafetyIT {
         assertEquals("true", r.value("millisPlausible"), r.toString());
     }
 
+    private static void assertOnlyAgentLines(ForkedJvm.Result r) {
+        for (String line : r.stderr.split("\n")) {
+            assertTrue(line.isEmpty() || line.startsWith("fastclock: "), "stderr line not from the agent: " + line + "\n" + r);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void aBadAgentArgumentNamesTheSettingAndTheAcceptedValues(Jdk jdk) throws Exception {
@@ -64,8 +70,10 @@ class HostSafetyIT {
         Files.write(garbage, "this is not an ELF file".getBytes());
         ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,library=" + garbage).main(HelloApp.class).run();
         assertAppRanOnSystemClocks(r);
-        assertTrue(r.stderr.contains("cannot load the native library"), r.toString());
+        assertTrue(r.stderr.contains("cannot load the native library") && r.stderr.contains("not an ELF file"), r.toString());
         assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
+        // dlopen of a non-ELF file makes JDK 17 print a stack-guard warning: the agent must not ask.
+        assertOnlyAgentLines(r);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -94,9 +102,7 @@ class HostSafetyIT {
         ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on").jvmArg("-Xshare:auto", "-Xlog:cds=off",
                 "-Xlog:class+load=info:file=" + temp.resolve("classes.log")).main(HelloApp.class).run();
         assertAppRanOnSystemClocks(r);
-        for (String line : r.stderr.split("\n")) {
-            assertTrue(line.isEmpty() || line.startsWith("fastclock: "), "stderr line not from the agent: " + line + "\n" + r);
-        }
+        assertOnlyAgentLines(r);
         String classes = new String(Files.readAllBytes(temp.resolve("classes.log")));
         assertTrue(classes.contains("source: shared objects file"), "class data sharing was turned off\n" + r);
         assertTrue(classes.contains("io.fastclock.runtime.FastClock source: __JVM_DefineClass__")
