@@ -1,5 +1,6 @@
 package io.fastclock.nativelib;
 
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -7,13 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Copies the bundled libfastclock.so out of the jar so it can be loaded, in a way no other local
@@ -57,8 +56,13 @@ public final class NativeLibraryExtractor {
         Path file = dir.resolve(LIBRARY_FILE);
         try {
             checkPrivate(dir, ownerOnlyDir, true);
-            try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+            // Only this user can create entries in the directory just made and checked, so a plain
+            // FileOutputStream (no NIO channel classes to load at start-up) cannot be redirected;
+            // the file is checked again below all the same.
+            if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                throw new FileAlreadyExistsException(file.toString());
+            }
+            try (OutputStream out = new FileOutputStream(file.toFile())) {
                 out.write(library);
             }
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r-x------"));
@@ -80,7 +84,8 @@ public final class NativeLibraryExtractor {
     private static Path createPrivateDirectory(Path tempRoot, Set<PosixFilePermission> permissions) throws IOException {
         IOException last = null;
         for (int attempt = 0; attempt < 16; attempt++) {
-            long random = ThreadLocalRandom.current().nextLong() ^ System.nanoTime();
+            long random = mix(System.nanoTime() + 0x9E3779B97F4A7C15L * (attempt + 1)
+                    ^ ((long) System.identityHashCode(new Object()) << 32));
             Path dir = tempRoot.resolve("fastclock-" + Long.toUnsignedString(random, 36));
             try {
                 return Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(permissions));
@@ -89,6 +94,13 @@ public final class NativeLibraryExtractor {
             }
         }
         throw last;
+    }
+
+    /** SplitMix64's finaliser: spreads the bits of the seed (no Random/SecureRandom to load). */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     private static void checkPrivate(Path path, Set<PosixFilePermission> expected, boolean directory) throws IOException {
