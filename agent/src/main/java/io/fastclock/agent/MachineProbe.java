@@ -24,6 +24,7 @@ public final class MachineProbe {
     public final MachineReader reader;
     public final MachineFacts facts;
     public final NativeLibraryLoader.Result nativeResult;
+    public final NativeStatus nativeStatus;
     public final Measurements measurements;
     /** Null when the TSC checks were not worth running. */
     public final TscChecks tscChecks;
@@ -32,12 +33,13 @@ public final class MachineProbe {
     public final long elapsedNanos;
 
     private MachineProbe(Settings settings, MachineReader reader, MachineFacts facts, NativeLibraryLoader.Result nativeResult,
-                         Measurements measurements, TscChecks tscChecks, TscHealth tscHealth, Decision decision,
+                         NativeStatus nativeStatus, Measurements measurements, TscChecks tscChecks, TscHealth tscHealth, Decision decision,
                          long elapsedNanos) {
         this.settings = settings;
         this.reader = reader;
         this.facts = facts;
         this.nativeResult = nativeResult;
+        this.nativeStatus = nativeStatus;
         this.measurements = measurements;
         this.tscChecks = tscChecks;
         this.tscHealth = tscHealth;
@@ -70,7 +72,7 @@ public final class MachineProbe {
             health = toHealth(checks);
         }
         Decision decision = new DecisionMaker().decide(settings, facts, measurements, nativeStatus, health);
-        return new MachineProbe(settings, reader, facts, loaded, measurements, checks, health, decision,
+        return new MachineProbe(settings, reader, facts, loaded, nativeStatus, measurements, checks, health, decision,
                 System.nanoTime() - start);
     }
 

@@ -52,7 +52,7 @@ final class DoctorReport {
     static DoctorReport collect(Settings settings) {
         MachineProbe probe = MachineProbe.run(settings, null, true);
         Decision forced = new DecisionMaker().decide(forcedOn(), probe.facts, probe.measurements,
-                nativeStatusOf(probe), probe.tscHealth);
+                probe.nativeStatus, probe.tscHealth);
 
         Map<String, Double> nativeCosts = new LinkedHashMap<>();
         TscClock tsc = null;
@@ -72,7 +72,7 @@ final class DoctorReport {
                 tsc = TscClockStarter.start(probe.tscChecks, settings.recheckMs() * 1_000_000L, TscTrust.ALWAYS,
                         RuntimeLog.STDERR);
             } else {
-                tscProblem = DecisionMaker.tscBlocker(probe.facts, nativeStatusOf(probe), probe.tscHealth);
+                tscProblem = DecisionMaker.tscBlocker(probe.facts, probe.nativeStatus, probe.tscHealth);
             }
         }
 
@@ -100,11 +100,6 @@ final class DoctorReport {
             }
         }
         return new DoctorReport(probe, forced, javaCosts, nativeCosts, tsc, tscProblem);
-    }
-
-    private static io.fastclock.probe.NativeStatus nativeStatusOf(MachineProbe probe) {
-        return new io.fastclock.probe.NativeStatus(probe.nativeResult.loaded(), probe.nativeResult.problem, false,
-                "the JNA backend is not bundled in this build");
     }
 
     private static Settings forcedOn() {
@@ -207,9 +202,11 @@ final class DoctorReport {
         out.append(String.format(Locale.ROOT, "  %-18s %s%n", key, value));
     }
 
+    private static final String[] TSC_FLAGS = {"tsc", "constant_tsc", "nonstop_tsc", "rdtscp", "tsc_known_freq", "tsc_reliable"};
+
     private static String tscFlags(MachineFacts f) {
         List<String> flags = new ArrayList<>();
-        for (String flag : new String[] {"tsc", "constant_tsc", "nonstop_tsc", "rdtscp", "tsc_known_freq", "tsc_reliable"}) {
+        for (String flag : TSC_FLAGS) {
             flags.add((f.hasFlag(flag) ? "" : "no ") + flag);
         }
         return String.join(", ", flags);
@@ -278,7 +275,7 @@ final class DoctorReport {
 
     private static List<String> tscFlagList(MachineFacts f) {
         List<String> flags = new ArrayList<>();
-        for (String flag : new String[] {"tsc", "constant_tsc", "nonstop_tsc", "rdtscp", "tsc_known_freq", "tsc_reliable"}) {
+        for (String flag : TSC_FLAGS) {
             if (f.hasFlag(flag)) {
                 flags.add(flag);
             }
