@@ -24,6 +24,7 @@ public final class ForkedJvm {
     private String classPath = testClasses().toString();
     private long timeoutSeconds = 120;
     private Path jar;
+    private boolean modular;
 
     private ForkedJvm(Jdk jdk) {
         this.jdk = jdk;
@@ -96,6 +97,12 @@ public final class ForkedJvm {
         return this;
     }
 
+    /** The main module and class are among the JVM arguments (-p ... -m ...): no -cp, no main class. */
+    public ForkedJvm modularMain() {
+        this.modular = true;
+        return this;
+    }
+
     /** java -jar JAR args (no -cp, no main class). */
     public ForkedJvm jar(Path executableJar, String... args) {
         this.jar = executableJar;
@@ -116,7 +123,9 @@ public final class ForkedJvm {
             cmd.add("-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs));
         }
         cmd.addAll(jvmArgs);
-        if (jar != null) {
+        if (modular) {
+            // -p and -m were given as JVM arguments
+        } else if (jar != null) {
             cmd.add("-jar");
             cmd.add(jar.toString());
         } else {
