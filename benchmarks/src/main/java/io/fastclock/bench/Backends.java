@@ -1,0 +1,74 @@
+package io.fastclock.bench;
+
+import io.fastclock.agent.TscClockStarter;
+import io.fastclock.measure.TscChecks;
+import io.fastclock.nativelib.NativeLibraryExtractor;
+import io.fastclock.nativelib.NativeLibraryLoader;
+import io.fastclock.runtime.ClockRegistry;
+import io.fastclock.runtime.CoarseMillis;
+import io.fastclock.runtime.CoarseNanos;
+import io.fastclock.runtime.FastClock;
+import io.fastclock.runtime.RuntimeLog;
+import io.fastclock.runtime.SystemMillis;
+import io.fastclock.runtime.SystemNanos;
+import io.fastclock.runtime.TscClock;
+import io.fastclock.runtime.TscMillis;
+import io.fastclock.runtime.TscNanos;
+import io.fastclock.runtime.TscTrust;
+
+/**
+ * Installs one fastclock backend pair into {@link ClockRegistry} before {@link FastClock} is first
+ * touched. FastClock seals its backends into static finals, so this works once per JVM: JMH forks a
+ * fresh JVM per parameter value, and each fork calls this from a {@code @Setup(Level.Trial)}.
+ * Fails loudly (no silent fallback): a benchmark of "tsc" that ran on the system clock would lie.
+ */
+public final class Backends {
+    private Backends() {}
+
+    public static synchronized void install(String backend) {
+        if (ClockRegistry.isSealed()) {
+            String want = backend;
+            if (!want.equals(FastClock.millisBackend()) && !FastClock.millisBackend().startsWith(want)) {
+                throw new IllegalStateException("FastClock already sealed with " + FastClock.millisBackend()
+                        + "/" + FastClock.nanosBackend() + ", cannot switch to " + backend + " in this JVM (use forks >= 1)");
+            }
+            return;
+        }
+        switch (backend) {
+            case "system":
+                ClockRegistry.install(new SystemMillis(), new SystemNanos());
+                break;
+            case "coarse":
+                loadNative();
+                ClockRegistry.install(new CoarseMillis(), new CoarseNanos());
+                break;
+            case "tsc": {
+                loadNative();
+                TscChecks checks = TscChecks.run();
+                if (!checks.crossCpuOk()) {
+                    throw new IllegalStateException("TSC cross-CPU check failed: " + checks.crossCpuProblem);
+                }
+                TscClock clock = TscClockStarter.start(checks, 1_000_000_000L, TscTrust.ALWAYS, RuntimeLog.STDERR);
+                ClockRegistry.install(new TscMillis(clock), new TscNanos(clock));
+                break;
+            }
+            default:
+                throw new IllegalArgumentException("backend: " + backend + " (accepted: system, coarse, tsc)");
+        }
+        // Seal now, outside the measured region, and verify what was installed.
+        String m = FastClock.millisBackend();
+        String n = FastClock.nanosBackend();
+        long skew = Math.abs(FastClock.currentTimeMillis() - System.currentTimeMillis());
+        if (skew > 50) {
+            throw new IllegalStateException(backend + " millis is " + skew + " ms away from System.currentTimeMillis()");
+        }
+        System.err.println("fastclock-bench: installed millis=" + m + " nanos=" + n);
+    }
+
+    private static void loadNative() {
+        NativeLibraryLoader.Result r = NativeLibraryLoader.load(null, NativeLibraryExtractor.defaultTempRoot(), null);
+        if (!r.loaded()) {
+            throw new IllegalStateException(r.problem);
+        }
+    }
+}

@@ -1,0 +1,346 @@
+package io.fastclock.bench;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+
+import com.google.gson.GsonBuilder;
+import io.fastclock.bench.startup.EmptyAgent;
+import io.fastclock.bench.startup.Hello;
+import io.fastclock.bench.startup.LoadClasses;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * What the agent costs a JVM: start-up wall time of a hello-world, RSS, and the cost of loading
+ * classes that call the clock. Children are started alternately (bare, empty agent, fastclock ...)
+ * so that drift of a noisy machine spreads over all configurations.
+ *
+ * <pre>
+ * java -cp benchmarks.jar io.fastclock.bench.StartupCost --agent agent/target/fastclock.jar \
+ *      --slowclock native/target/libslowclock.so --runs 15 --classes 3000 --out startup.json
+ * </pre>
+ */
+public final class StartupCost {
+    private StartupCost() {}
+
+    static final class Config {
+        final String name;
+        final boolean simulator;
+        final List<String> jvmArgs;
+
+        Config(String name, boolean simulator, String... jvmArgs) {
+            this.name = name;
+            this.simulator = simulator;
+            this.jvmArgs = Arrays.asList(jvmArgs);
+        }
+    }
+
+    static final class Run {
+        long wallNanos;
+        long hwmKb;
+        long rssKb;
+        long loadNanos;
+        String stderr;
+        int exit;
+    }
+
+    public static void main(String[] args) throws Exception {
+        String agent = "agent/target/fastclock.jar";
+        String slowclock = "native/target/libslowclock.so";
+        String spin = "0";
+        int runs = 15;
+        int classes = 3000;
+        int loadRuns = 10;
+        String out = "benchmarks/results/startup.json";
+        String java = System.getProperty("java.home") + "/bin/java";
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--agent": agent = args[++i]; break;
+                case "--slowclock": slowclock = args[++i]; break;
+                case "--spin": spin = args[++i]; break;
+                case "--runs": runs = Integer.parseInt(args[++i]); break;
+                case "--classes": classes = Integer.parseInt(args[++i]); break;
+                case "--load-runs": loadRuns = Integer.parseInt(args[++i]); break;
+                case "--out": out = args[++i]; break;
+                case "--java": java = args[++i]; break;
+                default: throw new IllegalArgumentException("unknown argument " + args[i]
+                        + " (accepted: --agent --slowclock --spin --runs --classes --load-runs --out --java)");
+            }
+        }
+        File agentJar = new File(agent).getAbsoluteFile();
+        if (!agentJar.isFile()) {
+            throw new IllegalArgumentException("--agent " + agent + ": no such file (build it: mvn -B -q -DskipTests package)");
+        }
+        File slow = new File(slowclock).getAbsoluteFile();
+        boolean haveSim = slow.isFile();
+        if (!haveSim) {
+            System.err.println("StartupCost: no simulator at " + slow + "; the simulator rows are skipped");
+        }
+
+        Path work = Files.createTempDirectory("fastclock-startup");
+        Path appDir = work.resolve("app");
+        copyClass(Hello.class, appDir);
+        copyClass(LoadClasses.class, appDir);
+        Path emptyAgent = work.resolve("empty-agent.jar");
+        writeEmptyAgentJar(emptyAgent);
+        Path genJar = work.resolve("gen.jar");
+        writeGeneratedClasses(genJar, classes);
+
+        String fc = "-javaagent:" + agentJar;
+        String empty = "-javaagent:" + emptyAgent;
+        List<Config> configs = new ArrayList<>();
+        configs.add(new Config("bare", false));
+        configs.add(new Config("empty agent", false, empty));
+        configs.add(new Config("fastclock auto (inactive on tsc)", false, fc));
+        configs.add(new Config("fastclock mode=on", false, fc + "=mode=on"));
+        if (haveSim) {
+            configs.add(new Config("sim: bare", true));
+            configs.add(new Config("sim: empty agent", true, empty));
+            configs.add(new Config("sim: fastclock auto", true, fc));
+        }
+
+        Map<String, List<Run>> hello = new LinkedHashMap<>();
+        for (Config c : configs) {
+            hello.put(c.name, new ArrayList<>());
+        }
+        // One untimed warm-up round (page cache, CDS archive mapping).
+        for (Config c : configs) {
+            runChild(java, c, slow, spin, appDir.toString(), "io.fastclock.bench.startup.Hello");
+        }
+        for (int r = 0; r < runs; r++) {
+            for (Config c : configs) {
+                hello.get(c.name).add(runChild(java, c, slow, spin, appDir.toString(), "io.fastclock.bench.startup.Hello"));
+            }
+            System.err.print(".");
+        }
+        System.err.println();
+
+        List<Config> loadConfigs = new ArrayList<>();
+        loadConfigs.add(new Config("bare", false));
+        loadConfigs.add(new Config("empty agent", false, empty));
+        loadConfigs.add(new Config("fastclock mode=on", false, fc + "=mode=on"));
+        Map<String, List<Run>> load = new LinkedHashMap<>();
+        for (Config c : loadConfigs) {
+            load.put(c.name, new ArrayList<>());
+        }
+        String loadCp = appDir + File.pathSeparator + genJar;
+        for (Config c : loadConfigs) {
+            runChild(java, c, slow, spin, loadCp, "io.fastclock.bench.startup.LoadClasses", String.valueOf(classes));
+        }
+        for (int r = 0; r < loadRuns; r++) {
+            for (Config c : loadConfigs) {
+                load.get(c.name).add(runChild(java, c, slow, spin, loadCp, "io.fastclock.bench.startup.LoadClasses", String.valueOf(classes)));
+            }
+            System.err.print(".");
+        }
+        System.err.println();
+
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("java", java);
+        result.put("javaVersion", System.getProperty("java.version"));
+        result.put("agent", agentJar.toString());
+        result.put("simulator", haveSim ? slow.toString() : null);
+        result.put("simulatorSpinNs", spin);
+        result.put("runs", runs);
+        result.put("classes", classes);
+        result.put("loadRuns", loadRuns);
+        result.put("hello", summarize(hello, false));
+        result.put("classLoading", summarize(load, true));
+        Path outPath = Path.of(out);
+        if (outPath.getParent() != null) {
+            Files.createDirectories(outPath.getParent());
+        }
+        Files.writeString(outPath, new GsonBuilder().setPrettyPrinting().serializeNulls().create().toJson(result));
+        System.err.println("StartupCost: wrote " + outPath);
+        printTable(hello, load, classes);
+        deleteTree(work.toFile());
+    }
+
+    private static Map<String, Object> summarize(Map<String, List<Run>> runs, boolean load) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
+            Map<String, Object> s = new LinkedHashMap<>();
+            long[] wall = e.getValue().stream().mapToLong(r -> r.wallNanos).toArray();
+            s.put("wallMs", stats(wall, 1e6));
+            if (load) {
+                s.put("loadMs", stats(e.getValue().stream().mapToLong(r -> r.loadNanos).toArray(), 1e6));
+            } else {
+                s.put("vmHwmKb", stats(e.getValue().stream().mapToLong(r -> r.hwmKb).toArray(), 1));
+                s.put("vmRssKb", stats(e.getValue().stream().mapToLong(r -> r.rssKb).toArray(), 1));
+            }
+            Set<String> errs = new LinkedHashSet<>();
+            int failures = 0;
+            for (Run r : e.getValue()) {
+                if (!r.stderr.isBlank()) {
+                    errs.add(r.stderr.strip());
+                }
+                if (r.exit != 0) {
+                    failures++;
+                }
+            }
+            s.put("stderr", new ArrayList<>(errs));
+            s.put("failedRuns", failures);
+            m.put(e.getKey(), s);
+        }
+        return m;
+    }
+
+    private static Map<String, Object> stats(long[] values, double div) {
+        long[] v = values.clone();
+        Arrays.sort(v);
+        Map<String, Object> s = new LinkedHashMap<>();
+        double median = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2.0;
+        s.put("median", median / div);
+        s.put("min", v[0] / div);
+        s.put("max", v[v.length - 1] / div);
+        double[] all = new double[v.length];
+        for (int i = 0; i < values.length; i++) {
+            all[i] = values[i] / div;
+        }
+        s.put("all", all);
+        return s;
+    }
+
+    private static Run runChild(String java, Config c, File slow, String spin, String cp, String main, String... args)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.addAll(c.jvmArgs);
+        cmd.add("-cp");
+        cmd.add(cp);
+        cmd.add(main);
+        cmd.addAll(Arrays.asList(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().remove("LD_PRELOAD");
+        pb.environment().remove("SLOWCLOCK_SPIN_NS");
+        pb.environment().remove("JAVA_TOOL_OPTIONS");
+        if (c.simulator) {
+            pb.environment().put("LD_PRELOAD", slow.toString());
+            pb.environment().put("SLOWCLOCK_SPIN_NS", spin);
+        }
+        long t0 = System.nanoTime();
+        Process p = pb.start();
+        p.getOutputStream().close();
+        byte[] outBytes = p.getInputStream().readAllBytes();
+        byte[] errBytes = p.getErrorStream().readAllBytes();
+        int exit = p.waitFor();
+        long t1 = System.nanoTime();
+        Run r = new Run();
+        r.wallNanos = t1 - t0;
+        r.exit = exit;
+        r.stderr = new String(errBytes, StandardCharsets.UTF_8);
+        for (String line : new String(outBytes, StandardCharsets.UTF_8).split("\n")) {
+            String[] f = line.trim().split(" ");
+            if (f[0].equals("rss") && f.length >= 3) {
+                r.hwmKb = Long.parseLong(f[1]);
+                r.rssKb = Long.parseLong(f[2]);
+            } else if (f[0].equals("load") && f.length >= 2) {
+                r.loadNanos = Long.parseLong(f[1]);
+            }
+        }
+        if (exit != 0) {
+            System.err.println("StartupCost: " + c.name + " exited " + exit + ": " + r.stderr.strip());
+        }
+        return r;
+    }
+
+    private static void printTable(Map<String, List<Run>> hello, Map<String, List<Run>> load, int classes) {
+        System.out.printf("%-34s %10s %10s %10s %10s%n", "hello-world", "median ms", "min", "max", "HWM MB");
+        for (Map.Entry<String, List<Run>> e : hello.entrySet()) {
+            long[] w = e.getValue().stream().mapToLong(r -> r.wallNanos).sorted().toArray();
+            long[] h = e.getValue().stream().mapToLong(r -> r.hwmKb).sorted().toArray();
+            System.out.printf("%-34s %10.1f %10.1f %10.1f %10.1f%n", e.getKey(), w[w.length / 2] / 1e6, w[0] / 1e6,
+                    w[w.length - 1] / 1e6, h[h.length / 2] / 1024.0);
+        }
+        System.out.printf("%-34s %10s (%d classes)%n", "class loading", "median ms", classes);
+        for (Map.Entry<String, List<Run>> e : load.entrySet()) {
+            long[] w = e.getValue().stream().mapToLong(r -> r.loadNanos).sorted().toArray();
+            System.out.printf("%-34s %10.1f%n", e.getKey(), w[w.length / 2] / 1e6);
+        }
+    }
+
+    private static void copyClass(Class<?> c, Path root) throws IOException {
+        String res = c.getName().replace('.', '/') + ".class";
+        Path target = root.resolve(res);
+        Files.createDirectories(target.getParent());
+        try (InputStream in = c.getClassLoader().getResourceAsStream(res)) {
+            Files.write(target, in.readAllBytes());
+        }
+    }
+
+    private static void writeEmptyAgentJar(Path jar) throws IOException {
+        Manifest mf = new Manifest();
+        mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        mf.getMainAttributes().putValue("Premain-Class", EmptyAgent.class.getName());
+        String res = EmptyAgent.class.getName().replace('.', '/') + ".class";
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), mf);
+             InputStream in = EmptyAgent.class.getClassLoader().getResourceAsStream(res)) {
+            out.putNextEntry(new JarEntry(res));
+            out.write(in.readAllBytes());
+            out.closeEntry();
+        }
+    }
+
+    /** gen.C0 .. gen.C(n-1), each: public static long t() { return System.currentTimeMillis() + i; } */
+    static void writeGeneratedClasses(Path jar, int n) throws IOException {
+        Manifest mf = new Manifest();
+        mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        try (OutputStream os = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(os, mf)) {
+            for (int i = 0; i < n; i++) {
+                out.putNextEntry(new JarEntry("gen/C" + i + ".class"));
+                out.write(generate(i));
+                out.closeEntry();
+            }
+        }
+    }
+
+    static byte[] generate(int i) {
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        cw.visit(Opcodes.V11, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, "gen/C" + i, null, "java/lang/Object", null);
+        MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
+        init.visitCode();
+        init.visitVarInsn(Opcodes.ALOAD, 0);
+        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+        init.visitInsn(Opcodes.RETURN);
+        init.visitMaxs(0, 0);
+        init.visitEnd();
+        MethodVisitor t = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "t", "()J", null, null);
+        t.visitCode();
+        t.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/System", "currentTimeMillis", "()J", false);
+        t.visitLdcInsn((long) i);
+        t.visitInsn(Opcodes.LADD);
+        t.visitInsn(Opcodes.LRETURN);
+        t.visitMaxs(0, 0);
+        t.visitEnd();
+        cw.visitEnd();
+        return cw.toByteArray();
+    }
+
+    private static void deleteTree(File f) {
+        File[] children = f.listFiles();
+        if (children != null) {
+            for (File c : children) {
+                deleteTree(c);
+            }
+        }
+        f.delete();
+    }
+
+}
