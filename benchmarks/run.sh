@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Runs fastclock's benchmarks on this machine and regenerates docs/BENCHMARKS.md.
+#
+#   benchmarks/run.sh --quick   # ~12 min on a 2-core VM: 1 fork, 2x1 s warm-up, 3x1 s measurement
+#   benchmarks/run.sh --full    # 2 forks, 3x1 s warm-up, 5x2 s measurement, both JMH modes
+#
+# Options: --no-build (reuse benchmarks/target/benchmarks.jar and agent/target/fastclock.jar),
+#          --report-only (only regenerate docs/BENCHMARKS.md from benchmarks/results/).
+# Environment: JAVA (java binary, default: java on PATH), SLOWCLOCK_LIB (simulator, default
+#          native/target/libslowclock.so), HPET_SPIN_NS (default 500).
+#
+# The same JMH suite runs three times, as on three machines:
+#   tsc          this machine as it is (vDSO clock reads)
+#   sim-syscall  LD_PRELOAD=libslowclock.so: every fine clock read is a real syscall (xen/hpet-like path)
+#   sim-hpet500  the same plus SLOWCLOCK_SPIN_NS=500 busy wait per read (HPET's ~600+ ns)
+# Raw JMH JSON goes to benchmarks/results/<label>.json, start-up costs to benchmarks/results/startup.json.
+set -euo pipefail
+
+mode=quick
+build=1
+report_only=0
+for arg in "$@"; do
+  case "$arg" in
+    --quick) mode=quick ;;
+    --full) mode=full ;;
+    --no-build) build=0 ;;
+    --report-only) report_only=1 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown argument '$arg' (accepted: --quick, --full, --no-build, --report-only)" >&2; exit 2 ;;
+  esac
+done
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+java=${JAVA:-java}
+results=benchmarks/results
+jar=benchmarks/target/benchmarks.jar
+agent=agent/target/fastclock.jar
+slow=${SLOWCLOCK_LIB:-$root/native/target/libslowclock.so}
+hpet_spin=${HPET_SPIN_NS:-500}
+cores=$(nproc)
+max_threads=$cores
+scale_max=$((2 * cores))
+
+if [ "$build" = 1 ] && [ "$report_only" = 0 ]; then
+  echo "== build: mvn -B -q -Pbench -DskipTests package"
+  mvn -B -q -Pbench -DskipTests package
+fi
+[ -f "$jar" ] || { echo "run.sh: $jar missing; run without --no-build" >&2; exit 1; }
+# Run from a copy, so that a rebuild while this runs cannot mix two versions of the benchmarks.
+mkdir -p benchmarks/target/run
+cp "$jar" benchmarks/target/run/benchmarks.jar
+jar=benchmarks/target/run/benchmarks.jar
+
+report() {
+  echo "== report: docs/BENCHMARKS.md"
+  "$java" -cp "$jar" io.fastclock.bench.report.ReportGenerator --results "$results" --docs docs --mode "$mode"
+}
+if [ "$report_only" = 1 ]; then report; exit 0; fi
+
+if [ "$mode" = quick ]; then
+  jmh_opts=(-f 1 -wi 2 -w 1s -i 3 -r 1s -bm avgt)
+  # Everything at 1 thread; the scaling set (and the two peers of the headline ratios) also at
+  # all cores and at 2x cores.
+  suite_threads="1"
+  scale_threads="$max_threads $scale_max"
+  startup_runs=15
+  load_runs=10
+else
+  jmh_opts=(-f 2 -wi 3 -w 1s -i 5 -r 2s -bm avgt,thrpt)
+  suite_threads="1 $max_threads"
+  scale_threads=$(seq -s ' ' 1 "$scale_max")
+  startup_runs=25
+  load_runs=15
+fi
+suite='io.fastclock.bench.(SystemClockBench|FastClockBench|PeerClockBench)\.'
+peer_scale='io.fastclock.bench.PeerClockBench\.(log4jCachedClock|openhftTickerTicks)$'
+
+mkdir -p "$results"
+rm -f "$results"/*.json "$results"/*.log
+
+# run_jmh LABEL TAG THREADS ARGS... : one JMH invocation, JSON to results/LABEL.TAG.tN.json
+run_jmh() {
+  local label=$1 tag=$2 threads=$3; shift 3
+  local out="$results/$label.$tag.t$threads.json"
+  echo "-- $label: $tag, $threads thread(s)"
+  "$java" -jar "$jar" "${jmh_opts[@]}" -t "$threads" -foe true -rf json -rff "$out" "$@" >>"$results/$label.log" 2>&1 \
+    || { echo "run.sh: JMH failed for $label $tag t$threads; see $results/$label.log" >&2; exit 1; }
+}
+
+run_machine() {
+  local label=$1
+  for t in $suite_threads; do
+    run_jmh "$label" suite "$t" "$suite"
+  done
+  for t in $scale_threads; do
+    case " $suite_threads " in *" $t "*) continue ;; esac
+    run_jmh "$label" sys "$t" 'io.fastclock.bench.SystemClockBench\.(currentTimeMillis|nanoTime)$'
+    run_jmh "$label" fcmillis "$t" 'io.fastclock.bench.FastClockBench\.currentTimeMillis$' -p backend=coarse
+    run_jmh "$label" fcnanos "$t" 'io.fastclock.bench.FastClockBench\.nanoTime$' -p backend=tsc
+    run_jmh "$label" peers "$t" "$peer_scale"
+  done
+  "$java" -cp "$jar" io.fastclock.bench.report.MergeJson "$results/$label.json" "$results/$label".*.t*.json
+  rm -f "$results/$label".*.t*.json
+}
+
+start=$(date +%s)
+echo "== machine 1/3: tsc (as is)"
+( unset LD_PRELOAD SLOWCLOCK_SPIN_NS; run_machine tsc )
+if [ -f "$slow" ]; then
+  echo "== machine 2/3: sim-syscall (LD_PRELOAD=$slow, SLOWCLOCK_SPIN_NS=0)"
+  ( export LD_PRELOAD="$slow" SLOWCLOCK_SPIN_NS=0; run_machine sim-syscall )
+  echo "== machine 3/3: sim-hpet500 (LD_PRELOAD=$slow, SLOWCLOCK_SPIN_NS=$hpet_spin)"
+  ( export LD_PRELOAD="$slow" SLOWCLOCK_SPIN_NS="$hpet_spin"; run_machine sim-hpet500 )
+else
+  echo "run.sh: no simulator at $slow (build native/ with slowclock.c, or set SLOWCLOCK_LIB); simulated machines skipped" >&2
+fi
+
+echo "== start-up and class-loading cost"
+"$java" -cp "$jar" io.fastclock.bench.StartupCost --agent "$agent" --slowclock "$slow" \
+  --runs "$startup_runs" --load-runs "$load_runs" --classes 3000 --out "$results/startup.json"
+
+report
+echo "== done in $(( $(date +%s) - start )) s"
