@@ -66,11 +66,17 @@ public final class MachineProbe {
         // JNA only where it can matter: the JNI library failed and millis is left to auto, or
         // jna-coarse is named. When libfastclock loads, JNA is not touched at all.
         JnaLoader.Result jna = null;
-        String jnaNotLooked;
-        if (settings.millis() == Settings.Millis.JNA_COARSE || alwaysCheckTsc
-                || (!loaded.loaded() && settings.millis() == Settings.Millis.AUTO)) {
-            jna = JnaLoader.load(NativeLibraryExtractor.defaultTempRoot(), LongClock.class.getClassLoader());
-            jnaNotLooked = null;
+        String jnaNotLooked = null;
+        boolean jnaNamed = settings.millis() == Settings.Millis.JNA_COARSE;
+        if (jnaNamed || alwaysCheckTsc || (!loaded.loaded() && settings.millis() == Settings.Millis.AUTO)) {
+            if (!jnaNamed && !alwaysCheckTsc && !facts.clocksourceKnownSlow() && jnaLoadWouldWarn()) {
+                // Loading JNA makes JDK 24+ print a native-access warning on the host's stderr; take
+                // that only where JNA is likely to be used: asked for, or a known-slow clocksource.
+                jnaNotLooked = "JNA was not tried: on JDK 24+ loading it makes the JVM print a native-access warning"
+                        + " (use millis=jna-coarse, or --enable-native-access=ALL-UNNAMED)";
+            } else {
+                jna = JnaLoader.load(NativeLibraryExtractor.defaultTempRoot(), LongClock.class.getClassLoader());
+            }
         } else {
             jnaNotLooked = loaded.loaded() ? "JNA was not looked for because the JNI library loaded"
                     : "JNA was not looked for because millis=" + settings.millis().settingName() + " was named";
@@ -102,6 +108,23 @@ public final class MachineProbe {
         Decision decision = new DecisionMaker().decide(settings, facts, measurements, nativeStatus, health);
         return new MachineProbe(settings, reader, facts, loaded, jna, nativeStatus, measurements, checks, health, decision,
                 System.nanoTime() - start);
+    }
+
+    /**
+     * Whether System.load from an unnamed module (JNA's) makes this JVM print the restricted-method
+     * warning: JDK 24+ without native access enabled for unnamed modules (they share one flag).
+     */
+    static boolean jnaLoadWouldWarn() {
+        if (Runtime.version().feature() < 24) {
+            return false;
+        }
+        try {
+            Object enabled = Module.class.getMethod("isNativeAccessEnabled")
+                    .invoke(ClassLoader.getSystemClassLoader().getUnnamedModule());
+            return !Boolean.TRUE.equals(enabled);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return true;
+        }
     }
 
     /** Whether either system clock is slow enough that auto would want a replacement. */
