@@ -64,7 +64,9 @@ final class AgentStartup {
             tsc = TscClockStarter.start(probe.tscChecks, settings.recheckMs() * 1_000_000L,
                     new SysfsTscTrust(probe.reader), log);
         }
-        if (!ClockRegistry.install(millisClock(decision.millis().backend(), tsc), nanosClock(decision.nanos().backend(), tsc))) {
+        LongClock jna = probe.jna == null ? null : probe.jna.clock;
+        if (!ClockRegistry.install(millisClock(decision.millis().backend(), tsc, jna),
+                nanosClock(decision.nanos().backend(), tsc))) {
             log.info("inactive: the fastclock runtime was already in use in this JVM");
             return;
         }
@@ -77,19 +79,24 @@ final class AgentStartup {
         inst.addTransformer(transformer, false);
         System.setProperty(ACTIVE_PROPERTY, "true");
         int alreadyLoaded = inst.getAllLoadedClasses().length;
-        log.info(decision.summary() + nativeNote(probe) + "; " + millisResolution(decision) + "; " + alreadyLoaded
+        log.info(decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; " + alreadyLoaded
                 + " classes loaded before the agent stay as they are");
         log.debug(String.format("start-up took %.1f ms (probe %.1f ms)", (System.nanoTime() - started) / 1e6,
                 probe.elapsedNanos / 1e6));
+        if (probe.jna != null) {
+            log.debug(String.format("JNA: %s in %.1f ms", probe.jna.available() ? "loaded privately" : probe.jna.problem,
+                    probe.jna.elapsedNanos / 1e6));
+        }
         if (log.debugEnabled()) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> log.debug("totals: " + stats), "fastclock-exit-report"));
         }
     }
 
     /** The contract asks for the millis clock's resolution to be reported at start-up. */
-    private static String millisResolution(Decision decision) {
+    private static String millisResolution(Decision decision, MachineProbe probe) {
         long resolutionNs = decision.millis().backend() == Backend.COARSE
-                ? NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE) : 1_000_000L;
+                ? NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE)
+                : decision.millis().backend() == Backend.JNA_COARSE ? probe.measurements.coarseResolutionNs() : 1_000_000L;
         long lagNs = Math.max(decision.millis().lagNs(), 0);
         return "currentTimeMillis resolution " + Math.max(1, resolutionNs / 1_000_000L) + " ms, lag up to "
                 + (lagNs + 999_999L) / 1_000_000L + " ms";
@@ -121,10 +128,13 @@ final class AgentStartup {
         }
     }
 
-    static LongClock millisClock(Backend backend, TscClock tsc) {
+    /** @param jna the jna-coarse clock when JNA was loaded, else null */
+    static LongClock millisClock(Backend backend, TscClock tsc, LongClock jna) {
         switch (backend) {
             case COARSE:
                 return new CoarseMillis();
+            case JNA_COARSE:
+                return jna != null ? jna : new SystemMillis();
             case TSC:
                 return new TscMillis(tsc);
             default:

@@ -3,6 +3,7 @@ package io.fastclock.agent;
 import io.fastclock.config.Settings;
 import io.fastclock.measure.NativeCostMeter;
 import io.fastclock.measure.TscChecks;
+import io.fastclock.nativelib.JnaLoader;
 import io.fastclock.nativelib.NativeLibraryExtractor;
 import io.fastclock.nativelib.NativeLibraryLoader;
 import io.fastclock.probe.Decision;
@@ -12,6 +13,7 @@ import io.fastclock.probe.MachineReader;
 import io.fastclock.probe.Measurements;
 import io.fastclock.probe.NativeStatus;
 import io.fastclock.probe.TscHealth;
+import io.fastclock.runtime.LongClock;
 import io.fastclock.runtime.NativeClocks;
 
 /**
@@ -24,6 +26,8 @@ public final class MachineProbe {
     public final MachineReader reader;
     public final MachineFacts facts;
     public final NativeLibraryLoader.Result nativeResult;
+    /** Null when JNA was not looked at (the JNI library loaded and jna-coarse was not named). */
+    public final JnaLoader.Result jna;
     public final NativeStatus nativeStatus;
     public final Measurements measurements;
     /** Null when the TSC checks were not worth running. */
@@ -33,12 +37,13 @@ public final class MachineProbe {
     public final long elapsedNanos;
 
     private MachineProbe(Settings settings, MachineReader reader, MachineFacts facts, NativeLibraryLoader.Result nativeResult,
-                         NativeStatus nativeStatus, Measurements measurements, TscChecks tscChecks, TscHealth tscHealth, Decision decision,
+                         JnaLoader.Result jna, NativeStatus nativeStatus, Measurements measurements, TscChecks tscChecks, TscHealth tscHealth, Decision decision,
                          long elapsedNanos) {
         this.settings = settings;
         this.reader = reader;
         this.facts = facts;
         this.nativeResult = nativeResult;
+        this.jna = jna;
         this.nativeStatus = nativeStatus;
         this.measurements = measurements;
         this.tscChecks = tscChecks;
@@ -49,7 +54,7 @@ public final class MachineProbe {
 
     /**
      * @param bootNativeLibraries see {@link NativeLibraryLoader#load}
-     * @param alwaysCheckTsc run the TSC checks even where the decision cannot use them (the doctor)
+     * @param alwaysCheckTsc run the TSC checks, and load JNA, even where the decision cannot use them (the doctor)
      */
     public static MachineProbe run(Settings settings, Object bootNativeLibraries, boolean alwaysCheckTsc) {
         long start = System.nanoTime();
@@ -58,9 +63,38 @@ public final class MachineProbe {
         NativeLibraryLoader.Result loaded = NativeLibraryLoader.load(
                 settings.library() == null ? null : settings.library().toString(),
                 NativeLibraryExtractor.defaultTempRoot(), bootNativeLibraries);
-        NativeStatus nativeStatus = new NativeStatus(loaded.loaded(), loaded.problem, false,
-                "the JNA backend is not bundled in this build");
-        Measurements measurements = loaded.loaded() ? measure(NativeCostMeter.forStartup(), facts) : Measurements.none();
+        // JNA only where it can matter: the JNI library failed and millis is left to auto, or
+        // jna-coarse is named. When libfastclock loads, JNA is not touched at all.
+        JnaLoader.Result jna = null;
+        String jnaNotLooked = null;
+        boolean jnaNamed = settings.millis() == Settings.Millis.JNA_COARSE;
+        if (jnaNamed || alwaysCheckTsc || (!loaded.loaded() && settings.millis() == Settings.Millis.AUTO)) {
+            if (!jnaNamed && !alwaysCheckTsc && !facts.clocksourceKnownSlow() && jnaLoadWouldWarn()) {
+                // Loading JNA makes JDK 24+ print a native-access warning on the host's stderr; take
+                // that only where JNA is likely to be used: asked for, or a known-slow clocksource.
+                jnaNotLooked = "JNA was not tried: on JDK 24+ loading it makes the JVM print a native-access warning"
+                        + " (use millis=jna-coarse, or --enable-native-access=ALL-UNNAMED)";
+            } else {
+                jna = JnaLoader.load(NativeLibraryExtractor.defaultTempRoot(), LongClock.class.getClassLoader());
+            }
+        } else {
+            jnaNotLooked = loaded.loaded() ? "JNA was not looked for because the JNI library loaded"
+                    : "JNA was not looked for because millis=" + settings.millis().settingName() + " was named";
+        }
+        NativeStatus nativeStatus = new NativeStatus(loaded.loaded(), loaded.problem, jna != null && jna.available(),
+                jna != null ? jna.problem : jnaNotLooked);
+        Measurements measurements;
+        if (loaded.loaded()) {
+            Measurements.Builder b = measureBuilder(NativeCostMeter.forStartup(), facts);
+            if (jna != null && jna.available()) {
+                b.jnaCoarseNs(jna.nanosPerCall(NativeClocks.CLOCK_REALTIME_COARSE, JNA_BATCHES, JNA_CALLS));
+            }
+            measurements = b.build();
+        } else if (jna != null && jna.available()) {
+            measurements = measureThroughJna(jna);
+        } else {
+            measurements = Measurements.none();
+        }
 
         TscChecks checks = null;
         TscHealth health = TscHealth.notChecked();
@@ -72,8 +106,25 @@ public final class MachineProbe {
             health = toHealth(checks);
         }
         Decision decision = new DecisionMaker().decide(settings, facts, measurements, nativeStatus, health);
-        return new MachineProbe(settings, reader, facts, loaded, nativeStatus, measurements, checks, health, decision,
+        return new MachineProbe(settings, reader, facts, loaded, jna, nativeStatus, measurements, checks, health, decision,
                 System.nanoTime() - start);
+    }
+
+    /**
+     * Whether System.load from an unnamed module (JNA's) makes this JVM print the restricted-method
+     * warning: JDK 24+ without native access enabled for unnamed modules (they share one flag).
+     */
+    static boolean jnaLoadWouldWarn() {
+        if (Runtime.version().feature() < 24) {
+            return false;
+        }
+        try {
+            Object enabled = Module.class.getMethod("isNativeAccessEnabled")
+                    .invoke(ClassLoader.getSystemClassLoader().getUnnamedModule());
+            return !Boolean.TRUE.equals(enabled);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return true;
+        }
     }
 
     /** Whether either system clock is slow enough that auto would want a replacement. */
@@ -82,7 +133,32 @@ public final class MachineProbe {
                 || Double.isNaN(m.realtimeNs());
     }
 
+    static final int JNA_BATCHES = 5;
+    static final int JNA_CALLS = 1_000;
+
+    /**
+     * Without libfastclock, the costs come through JNA, timed in Java (interpreted at start-up):
+     * jnaCoarseNs is the whole cost of a jna-coarse read as measured (an upper bound of the compiled
+     * cost), and the system clocks' costs are what a fine clock_gettime adds over the coarse one on
+     * the same path, so JNA's own overhead and the interpreter's cancel out.
+     */
+    static Measurements measureThroughJna(JnaLoader.Result jna) {
+        double coarse = jna.nanosPerCall(NativeClocks.CLOCK_REALTIME_COARSE, JNA_BATCHES, JNA_CALLS);
+        double realtime = jna.nanosPerCall(NativeClocks.CLOCK_REALTIME, JNA_BATCHES, JNA_CALLS);
+        double monotonic = jna.nanosPerCall(NativeClocks.CLOCK_MONOTONIC, JNA_BATCHES, JNA_CALLS);
+        return Measurements.builder()
+                .jnaCoarseNs(coarse)
+                .realtimeNs(Math.max(0, realtime - coarse))
+                .monotonicNs(Math.max(0, monotonic - coarse))
+                .coarseResolutionNs(jna.coarseResolutionNanos())
+                .build();
+    }
+
     static Measurements measure(NativeCostMeter meter, MachineFacts facts) {
+        return measureBuilder(meter, facts).build();
+    }
+
+    static Measurements.Builder measureBuilder(NativeCostMeter meter, MachineFacts facts) {
         Measurements.Builder b = Measurements.builder()
                 .realtimeNs(meter.nanosPerCall(NativeClocks.CLOCK_REALTIME))
                 .monotonicNs(meter.nanosPerCall(NativeClocks.CLOCK_MONOTONIC))
@@ -94,7 +170,7 @@ public final class MachineProbe {
             double tsc = meter.nanosPerCall(rdtscp ? NativeClocks.PSEUDO_RDTSCP : NativeClocks.PSEUDO_LFENCE_RDTSC);
             b.tscNs(tsc + NativeCostMeter.JNI_CALL_NANOS);
         }
-        return b.build();
+        return b;
     }
 
     static TscHealth toHealth(TscChecks checks) {

@@ -85,6 +85,9 @@ final class DoctorReport {
             javaCosts.put("coarse millis (JNI CLOCK_REALTIME_COARSE)", measure(coarseMillis::read));
             javaCosts.put("coarse nanos (JNI CLOCK_MONOTONIC_COARSE)", measure(coarseNanos::read));
         }
+        if (probe.jna != null && probe.jna.available()) {
+            javaCosts.put("jna-coarse millis (JNA CLOCK_REALTIME_COARSE)", measure(probe.jna.clock::read));
+        }
         if (tsc != null) {
             TscClock clock = tsc;
             javaCosts.put("tsc nanos", measure(clock::nanoTime));
@@ -134,6 +137,7 @@ final class DoctorReport {
         line(out, "CPU TSC flags", tscFlags(f));
         line(out, "native library", probe.nativeResult.loaded() ? "loaded (" + probe.nativeResult.how + ")"
                 : "not loaded: " + probe.nativeResult.problem);
+        line(out, "JNA (fallback)", jnaLine());
         if (probe.nativeResult.loaded()) {
             line(out, "CPUID", cpuid());
             line(out, "coarse resolution", "CLOCK_REALTIME_COARSE " + ms(NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE))
@@ -185,6 +189,18 @@ final class DoctorReport {
         decision(out, "auto (the default)", probe.decision);
         decision(out, "mode=on (forced)", forced);
         return out.toString();
+    }
+
+    private String jnaLine() {
+        if (probe.jna == null) {
+            return "not looked at: " + probe.nativeStatus.jnaProblem();
+        }
+        if (!probe.jna.available()) {
+            return "not usable: " + probe.jna.problem;
+        }
+        return String.format(Locale.ROOT, "loaded privately in %.1f ms (nested jar, own class loader, stub from a private"
+                + " directory); CLOCK_REALTIME_COARSE through it %.0f ns a call as first measured",
+                probe.jna.elapsedNanos / 1e6, probe.measurements.jnaCoarseNs());
     }
 
     private static void decision(StringBuilder out, String title, Decision d) {
@@ -248,6 +264,14 @@ final class DoctorReport {
             nat.put("cpuid", cpuid());
         }
         root.put("native", nat);
+
+        Map<String, Object> jnaMap = new LinkedHashMap<>();
+        jnaMap.put("available", probe.nativeStatus.jnaAvailable());
+        jnaMap.put("problem", probe.nativeStatus.jnaProblem());
+        if (probe.jna != null) {
+            jnaMap.put("loadMs", probe.jna.elapsedNanos / 1e6);
+        }
+        root.put("jna", jnaMap);
 
         Map<String, Object> tscMap = new LinkedHashMap<>();
         tscMap.put("checked", probe.tscChecks != null);

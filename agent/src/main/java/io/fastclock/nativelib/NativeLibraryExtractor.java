@@ -2,12 +2,14 @@ package io.fastclock.nativelib;
 
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -81,7 +83,7 @@ public final class NativeLibraryExtractor {
      * need not be unguessable for safety: mkdir fails on anything already there (a planted
      * directory, file or link), and the result is checked afterwards.
      */
-    private static Path createPrivateDirectory(Path tempRoot, Set<PosixFilePermission> permissions) throws IOException {
+    static Path createPrivateDirectory(Path tempRoot, Set<PosixFilePermission> permissions) throws IOException {
         IOException last = null;
         for (int attempt = 0; attempt < 16; attempt++) {
             long random = mix(System.nanoTime() + 0x9E3779B97F4A7C15L * (attempt + 1)
@@ -103,7 +105,23 @@ public final class NativeLibraryExtractor {
         return z ^ (z >>> 31);
     }
 
-    private static void checkPrivate(Path path, Set<PosixFilePermission> expected, boolean directory) throws IOException {
+    /**
+     * Writes a new file in a private directory with CREATE_NEW and NOFOLLOW_LINKS, then gives it the
+     * permissions asked for and checks it is the regular file we created.
+     */
+    static Path writePrivateFile(InputStream in, Path dir, String name, String permissions) throws IOException {
+        Path file = dir.resolve(name);
+        try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+            in.transferTo(out);
+        }
+        Set<PosixFilePermission> expected = PosixFilePermissions.fromString(permissions);
+        Files.setPosixFilePermissions(file, expected);
+        checkPrivate(file, expected, false);
+        return file;
+    }
+
+    static void checkPrivate(Path path, Set<PosixFilePermission> expected, boolean directory) throws IOException {
         PosixFileAttributes attributes = Files.readAttributes(path, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         if (attributes.isSymbolicLink() || attributes.isDirectory() != directory
                 || (!directory && !attributes.isRegularFile())) {
@@ -129,7 +147,7 @@ public final class NativeLibraryExtractor {
         deleteQuietly(file.getParent());
     }
 
-    private static void deleteQuietly(Path path) {
+    static void deleteQuietly(Path path) {
         if (path == null) {
             return;
         }

@@ -1,0 +1,267 @@
+package io.fastclock.nativelib;
+
+import io.fastclock.runtime.LongClock;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+
+/**
+ * The jna-coarse backend's loader: JNA in a class loader of its own, so that it can never clash with
+ * (or stand in for) an application's JNA, and JNA's native stub loaded from a private directory
+ * instead of JNA's shared, predictable {@code java.io.tmpdir/jna-<hash>}.
+ *
+ * <ul>
+ *   <li>The JNA jar is nested in fastclock.jar ({@value #JAR_RESOURCE}); no com.sun.jna class is in
+ *       the agent jar's root, so nothing of JNA is on the application's class path.</li>
+ *   <li>It is copied, with the same care as libfastclock ({@link NativeLibraryExtractor}: a fresh
+ *       owner-only directory, CREATE_NEW, no links followed, checked afterwards), together with
+ *       libjnidispatch for this platform taken out of it.</li>
+ *   <li>A {@link PrivateLoader} over the copied jar defines JNA and the adapter
+ *       {@value #ADAPTER} (whose bytes are kept under {@value #CLASSES_RESOURCE}, not in the agent
+ *       jar's root), child-first for both packages; everything else, {@link LongClock} included,
+ *       comes from its parent, the loader of LongClock (the boot loader under the agent).</li>
+ *   <li>While JNA initialises, and only then, {@code jna.boot.library.path} points at the private
+ *       directory and {@code jna.nosys}, {@code jna.noclasspath} and {@code jna.nounpack} are true, so
+ *       JNA loads our copy or fails, never searching or unpacking anywhere else; and
+ *       {@code jna.platform.library.path} is set, so that NativeLibrary does not run
+ *       {@code ldconfig -p} to build a search path. Every property JNA reads or sets there is
+ *       restored afterwards.</li>
+ *   <li>The copies are deleted once loaded (the library stays mapped, the jar stays open).</li>
+ * </ul>
+ * Loaded at most once per JVM; never touched when libfastclock loads (unless jna-coarse is named).
+ */
+public final class JnaLoader {
+    public static final String JAR_RESOURCE = "/META-INF/fastclock/jna/jna.jar";
+    public static final String CLASSES_RESOURCE = "/META-INF/fastclock/jna/classes/";
+    public static final String ADAPTER = "io.fastclock.jna.JnaCoarseMillis";
+
+    /**
+     * What JNA 5.17's Native.loadNativeDispatchLibrary and NativeLibrary's initialiser read, and what
+     * Native's initialiser sets.
+     */
+    static final String[] JNA_PROPERTIES = {"jna.boot.library.path", "jna.boot.library.name", "jna.nosys",
+        "jna.noclasspath", "jna.nounpack", "jna.platform.library.path", "jnidispatch.path", "jna.loaded"};
+
+    private static Result loaded;
+
+    private JnaLoader() {}
+
+    /** The outcome: a clock, or the reason there is none. */
+    public static final class Result {
+        public final LongClock clock;
+        public final String problem;
+        public final long elapsedNanos;
+        private final Class<?> adapter;
+
+        Result(LongClock clock, Class<?> adapter, String problem, long elapsedNanos) {
+            this.clock = clock;
+            this.adapter = adapter;
+            this.problem = clock == null ? problem : null;
+            this.elapsedNanos = elapsedNanos;
+        }
+
+        public boolean available() {
+            return clock != null;
+        }
+
+        /** clock_getres(CLOCK_REALTIME_COARSE) through JNA, or -1. */
+        public long coarseResolutionNanos() {
+            Object v = call("coarseResolutionNanos", new Class<?>[0]);
+            return v instanceof Long ? (Long) v : -1;
+        }
+
+        /** ns per call of clock_gettime(clockId) through JNA (see JnaCoarseMillis.nanosPerCall), or NaN. */
+        public double nanosPerCall(int clockId, int batches, int callsPerBatch) {
+            Object v = call("nanosPerCall", new Class<?>[] {int.class, int.class, int.class}, clockId, batches, callsPerBatch);
+            return v instanceof Double ? (Double) v : Double.NaN;
+        }
+
+        private Object call(String name, Class<?>[] types, Object... args) {
+            if (adapter == null) {
+                return null;
+            }
+            try {
+                Method m = adapter.getMethod(name, types);
+                return m.invoke(null, args);
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                return null;
+            }
+        }
+    }
+
+    /**
+     * @param tempRoot where to create the private directory (java.io.tmpdir by default)
+     * @param parent   parent of the private loader: the loader of {@link LongClock} (null = boot loader)
+     */
+    public static synchronized Result load(Path tempRoot, ClassLoader parent) {
+        if (loaded == null) {
+            loaded = loadFresh(tempRoot, parent);
+        }
+        return loaded;
+    }
+
+    static Result loadFresh(Path tempRoot, ClassLoader parent) {
+        long start = System.nanoTime();
+        String platform = jnaPlatform();
+        if (platform == null) {
+            return new Result(null, null, "JNA is bundled for 64-bit Linux on x86_64 and aarch64 only, not "
+                    + System.getProperty("os.name") + " " + System.getProperty("os.arch"), System.nanoTime() - start);
+        }
+        Path dir = null;
+        Path jar = null;
+        Path stub = null;
+        PrivateLoader loader = null;
+        try {
+            byte[] adapterBytes = resourceBytes(CLASSES_RESOURCE + ADAPTER.replace('.', '/') + ".class");
+            try (InputStream in = JnaLoader.class.getResourceAsStream(JAR_RESOURCE)) {
+                if (in == null || adapterBytes == null) {
+                    return new Result(null, null, "JNA is not bundled in this agent jar (" + JAR_RESOURCE + ")",
+                            System.nanoTime() - start);
+                }
+                dir = NativeLibraryExtractor.createPrivateDirectory(tempRoot, PosixFilePermissions.fromString("rwx------"));
+                NativeLibraryExtractor.checkPrivate(dir, PosixFilePermissions.fromString("rwx------"), true);
+                jar = NativeLibraryExtractor.writePrivateFile(in, dir, "jna.jar", "r--------");
+            }
+            String stubEntry = "com/sun/jna/" + platform + "/" + System.mapLibraryName("jnidispatch");
+            try (JarFile jarFile = new JarFile(jar.toFile())) {
+                JarEntry entry = jarFile.getJarEntry(stubEntry);
+                if (entry == null) {
+                    return new Result(null, null, "the bundled JNA has no " + stubEntry, System.nanoTime() - start);
+                }
+                try (InputStream in = jarFile.getInputStream(entry)) {
+                    stub = NativeLibraryExtractor.writePrivateFile(in, dir, System.mapLibraryName("jnidispatch"), "r-x------");
+                }
+            }
+            loader = new PrivateLoader(jar.toUri().toURL(), parent, Collections.singletonMap(ADAPTER, adapterBytes));
+            Class<?> adapter = initialise(loader, dir);
+            LongClock clock = (LongClock) adapter.getDeclaredConstructor().newInstance();
+            long before = System.currentTimeMillis();
+            long read = clock.read();
+            if (Math.abs(read - before) > 1000) {
+                loader.close();
+                return new Result(null, null, "CLOCK_REALTIME_COARSE through JNA read " + read + ", the system clock "
+                        + before, System.nanoTime() - start);
+            }
+            return new Result(clock, adapter, null, System.nanoTime() - start);
+        } catch (InvocationTargetException e) {
+            closeQuietly(loader);
+            return new Result(null, null, "cannot use JNA: " + e.getCause(), System.nanoTime() - start);
+        } catch (Throwable e) {
+            // ExceptionInInitializerError, UnsatisfiedLinkError, IOException, ...: never past the agent.
+            closeQuietly(loader);
+            Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
+            return new Result(null, null, "cannot use JNA: " + cause, System.nanoTime() - start);
+        } finally {
+            NativeLibraryExtractor.deleteQuietly(stub);
+            NativeLibraryExtractor.deleteQuietly(jar);
+            NativeLibraryExtractor.deleteQuietly(dir);
+        }
+    }
+
+    /** Initialises the adapter (and with it JNA) with JNA's loading confined to {@code dir}. */
+    private static Class<?> initialise(ClassLoader loader, Path dir) throws ClassNotFoundException {
+        Map<String, String> saved = new LinkedHashMap<>();
+        for (String key : JNA_PROPERTIES) {
+            saved.put(key, System.getProperty(key));
+        }
+        try {
+            System.setProperty("jna.boot.library.path", dir.toString());
+            System.clearProperty("jna.boot.library.name");
+            System.setProperty("jna.nosys", "true");
+            System.setProperty("jna.noclasspath", "true");
+            System.setProperty("jna.nounpack", "true");
+            // Set, NativeLibrary's initialiser skips building the system search path, which on Linux
+            // runs "/sbin/ldconfig -p" as a child process. The adapter binds to the process's own
+            // symbols (NativeLibrary.getProcess()), so no search path is ever needed.
+            System.setProperty("jna.platform.library.path", dir.toString());
+            return Class.forName(ADAPTER, true, loader);
+        } finally {
+            for (Map.Entry<String, String> e : saved.entrySet()) {
+                if (e.getValue() == null) {
+                    System.clearProperty(e.getKey());
+                } else {
+                    System.setProperty(e.getKey(), e.getValue());
+                }
+            }
+        }
+    }
+
+    /** JNA's resource prefix for this platform, or null where we do not offer it. */
+    static String jnaPlatform() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        if (!os.startsWith("linux")) {
+            return null;
+        }
+        if (arch.equals("amd64") || arch.equals("x86_64")) {
+            return "linux-x86-64";
+        }
+        if (arch.equals("aarch64") || arch.equals("arm64")) {
+            return "linux-aarch64";
+        }
+        return null;
+    }
+
+    private static byte[] resourceBytes(String name) throws IOException {
+        try (InputStream in = JnaLoader.class.getResourceAsStream(name)) {
+            return in == null ? null : in.readAllBytes();
+        }
+    }
+
+    private static void closeQuietly(URLClassLoader loader) {
+        if (loader != null) {
+            try {
+                loader.close();
+            } catch (IOException ignored) {
+                // nothing else holds it
+            }
+        }
+    }
+
+    /**
+     * Child-first for JNA and the adapter (so neither can ever come from the application's or the
+     * agent's class path), parent-first for everything else.
+     */
+    static final class PrivateLoader extends URLClassLoader {
+        static {
+            ClassLoader.registerAsParallelCapable();
+        }
+
+        private final Map<String, byte[]> adapters;
+
+        PrivateLoader(URL jar, ClassLoader parent, Map<String, byte[]> adapters) {
+            super(new URL[] {jar}, parent);
+            this.adapters = adapters;
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (!name.startsWith("com.sun.jna.") && !name.startsWith("io.fastclock.jna.")) {
+                return super.loadClass(name, resolve);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c == null) {
+                    byte[] bytes = adapters.get(name);
+                    c = bytes != null ? defineClass(name, bytes, 0, bytes.length) : findClass(name);
+                }
+                if (resolve) {
+                    resolveClass(c);
+                }
+                return c;
+            }
+        }
+    }
+}

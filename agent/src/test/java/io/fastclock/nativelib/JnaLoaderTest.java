@@ -1,0 +1,102 @@
+package io.fastclock.nativelib;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fastclock.runtime.LongClock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The jna-coarse backend: JNA in a private loader, loaded from a private directory, reading epoch millis. */
+class JnaLoaderTest {
+    @TempDir
+    static Path temp;
+
+    static JnaLoader.Result result;
+    static Path jnaSharedTmp;
+
+    @BeforeAll
+    static void load() {
+        // Where JNA would unpack (or clean up) if it ever used its shared temporary directory.
+        jnaSharedTmp = temp.resolve("jna-shared");
+        System.setProperty("jna.tmpdir", jnaSharedTmp.toString());
+        try {
+            result = JnaLoader.loadFresh(temp, LongClock.class.getClassLoader());
+        } finally {
+            System.clearProperty("jna.tmpdir");
+        }
+    }
+
+    @Test
+    void loadsAClock() {
+        assertTrue(result.available(), String.valueOf(result.problem));
+        assertNull(result.problem);
+        assertEquals("jna-coarse", result.clock.name());
+    }
+
+    @Test
+    void theAdapterIsDefinedByThePrivateLoaderWhoseParentIsTheRuntimesLoader() {
+        ClassLoader loader = result.clock.getClass().getClassLoader();
+        assertTrue(loader instanceof JnaLoader.PrivateLoader, String.valueOf(loader));
+        assertNotSame(JnaLoader.class.getClassLoader(), loader);
+        assertSame(LongClock.class.getClassLoader(), loader.getParent());
+        assertEquals(JnaLoader.ADAPTER, result.clock.getClass().getName());
+        // LongClock comes from the parent: the adapter really is one of the runtime's clocks.
+        assertSame(LongClock.class, result.clock.getClass().getSuperclass());
+    }
+
+    @Test
+    void jnaIsVisibleOnlyThroughThePrivateLoader() throws Exception {
+        ClassLoader own = JnaLoader.class.getClassLoader();
+        assertThrows(ClassNotFoundException.class, () -> Class.forName("com.sun.jna.Native", false, own));
+        Class<?> nativeClass = Class.forName("com.sun.jna.Native", false, result.clock.getClass().getClassLoader());
+        assertSame(result.clock.getClass().getClassLoader(), nativeClass.getClassLoader());
+        // The adapter is not in the agent jar's root, only its bytes under META-INF/fastclock/jna/.
+        assertNotNull(JnaLoader.class.getResource(JnaLoader.CLASSES_RESOURCE + "io/fastclock/jna/JnaCoarseMillis.class"));
+        assertNotNull(JnaLoader.class.getResource(JnaLoader.JAR_RESOURCE));
+    }
+
+    private static void assertNotNull(Object o) {
+        assertFalse(o == null, "missing resource");
+    }
+
+    @Test
+    void readsEpochMillisWithinTheCoarseLag() {
+        for (int i = 0; i < 1000; i++) {
+            long before = System.currentTimeMillis();
+            long read = result.clock.read();
+            long after = System.currentTimeMillis();
+            assertTrue(read >= before - 20 && read <= after + 1,
+                    "jna-coarse read " + read + " outside [" + (before - 20) + ", " + (after + 1) + "]");
+        }
+    }
+
+    @Test
+    void measuresAndReportsTheCoarseResolution() {
+        long res = result.coarseResolutionNanos();
+        assertTrue(res > 0 && res <= 10_000_000L, "resolution " + res);
+        double ns = result.nanosPerCall(5, 3, 1000);
+        assertTrue(ns > 0 && ns < 100_000, "ns per call " + ns);
+    }
+
+    @Test
+    void leavesNoFilesNoPropertiesAndNothingInJnasSharedDirectory() throws Exception {
+        try (Stream<Path> left = Files.list(temp)) {
+            assertEquals(0, left.filter(p -> p.getFileName().toString().startsWith("fastclock-")).count(),
+                    "the private directory was not removed");
+        }
+        assertFalse(Files.exists(jnaSharedTmp), "JNA used its shared temporary directory");
+        for (String key : JnaLoader.JNA_PROPERTIES) {
+            assertNull(System.getProperty(key), key + " was left set");
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package io.fastclock.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.jna.Native;
+import io.fastclock.it.apps.HelloApp;
+import io.fastclock.it.apps.OwnJnaApp;
+import java.io.File;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Without libfastclock, currentTimeMillis can still go through CLOCK_REALTIME_COARSE via the JNA
+ * nested in fastclock.jar, loaded privately: an application's own JNA is neither replaced nor
+ * disturbed.
+ */
+class JnaFallbackIT {
+    private static final String NO_JNI = "mode=on,millis=jna-coarse,library=/nonexistent.so";
+
+    static List<Jdk> jdks() {
+        return Jdk.all();
+    }
+
+    /** On JDK 24+ JNA's System.load warns unless native access is enabled for unnamed modules. */
+    private static ForkedJvm quiet(Jdk jdk) {
+        ForkedJvm jvm = ForkedJvm.on(jdk);
+        return jdk.feature >= 24 ? jvm.jvmArg("--enable-native-access=ALL-UNNAMED") : jvm;
+    }
+
+    private static void assertOnlyAgentLines(ForkedJvm.Result r) {
+        for (String line : r.stderr.split("\n")) {
+            assertTrue(line.isEmpty() || line.startsWith("fastclock: "), "stderr line not from the agent: " + line + "\n" + r);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void withoutTheJniLibraryMillisGoesThroughJna(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = quiet(jdk).agentArgs(NO_JNI).main(HelloApp.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("ok", r.value("hello"), r.toString());
+        assertEquals("true", r.value("active"), r.toString());
+        assertEquals("millis=jna-coarse,nanos=system", r.value("backends"), r.toString());
+        assertEquals("true", r.value("millisPlausible"), r.toString());
+        assertTrue(r.stderr.contains("currentTimeMillis -> jna-coarse"), r.toString());
+        assertOnlyAgentLines(r);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void anApplicationsOwnJnaOfAnotherVersionStillWorks(Jdk jdk) throws Exception {
+        Path appJna = Paths.get(Native.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        assertTrue(appJna.getFileName().toString().contains("5.13.0"), appJna.toString());
+        ForkedJvm.Result r = quiet(jdk).agentArgs(NO_JNI)
+                .classPath(ForkedJvm.testClasses() + File.pathSeparator + appJna)
+                .main(OwnJnaApp.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals(r.value("javaPid"), r.value("ownJnaPid"), r.toString());
+        assertTrue(r.value("ownJnaLocation").contains("jna-5.13.0.jar"), r.toString());
+        assertEquals("true", r.value("ownJnaFromAppLoader"), r.toString());
+        assertEquals("millis=jna-coarse,nanos=system", r.value("backends"), r.toString());
+        assertEquals("true", r.value("millisInWindow"), r.toString());
+        assertOnlyAgentLines(r);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void theAgentPutsNoJnaOnTheApplicationsClassPath(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = quiet(jdk).agentArgs(NO_JNI).main(JnaVisibility.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("millis=jna-coarse,nanos=system", r.value("backends"), r.toString());
+        assertEquals("false", r.value("jnaVisible"), r.toString());
+        assertEquals("false", r.value("adapterVisible"), r.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void whenTheJniLibraryLoadsJnaIsNotTouched(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on").jvmArg("-verbose:class").main(HelloApp.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertTrue(r.stdout.contains("io.fastclock.agent.MachineProbe"), "no class loading logged\n" + r);
+        assertFalse(r.stdout.contains("JnaLoader") || r.stdout.contains("com.sun.jna"), r.toString());
+    }
+
+    /**
+     * auto without libfastclock on a fast clocksource: JNA cannot win, and on JDK 24+ loading it would
+     * print a warning, so it is not even loaded there; the host's stderr holds only the agent's line.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void autoWithoutTheJniLibraryOnAFastClockStaysQuiet(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("library=/nonexistent.so").main(HelloApp.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
+        assertOnlyAgentLines(r);
+    }
+
+    /** Under the slow-clocksource simulator (HPET-like), auto picks jna-coarse where JNI is missing. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void autoPicksJnaWhereItBeatsASlowSystemClock(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = quiet(jdk).agentArgs("library=/nonexistent.so").slowClocksource(500)
+                .main(HelloApp.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("millis=jna-coarse,nanos=system", r.value("backends"), r.toString());
+        assertEquals("true", r.value("millisPlausible"), r.toString());
+    }
+
+    /** What JDK 24+ prints when the fallback is used without native access enabled (README says so). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void onJdk24AndLaterJnaWarnsUnlessNativeAccessIsEnabled(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs(NO_JNI).main(HelloApp.class).run();
+        assertEquals("millis=jna-coarse,nanos=system", r.value("backends"), r.toString());
+        boolean warned = r.stderr.contains("System::load has been called by com.sun.jna.Native");
+        assertEquals(jdk.feature >= 24, warned, r.toString());
+    }
+
+    /** Asks the application's class loader for JNA and for the adapter. */
+    public static final class JnaVisibility {
+        public static void main(String[] args) {
+            System.out.println("backends=" + io.fastclock.it.apps.ReferenceClocks.backends().replace(' ', ','));
+            System.out.println("jnaVisible=" + visible("com.sun.jna.Native"));
+            System.out.println("adapterVisible=" + visible("io.fastclock.jna.JnaCoarseMillis"));
+        }
+
+        private static boolean visible(String name) {
+            try {
+                Class.forName(name, false, ClassLoader.getSystemClassLoader());
+                return true;
+            } catch (ClassNotFoundException e) {
+                return false;
+            }
+        }
+    }
+}
