@@ -124,32 +124,9 @@ public final class MachineReader {
             }
         }
 
-        List<String> available = new ArrayList<>();
-        Path availableFile = csDir.resolve("available_clocksource");
-        text = readSmall(availableFile, SYSFS_CAP, problems);
-        if (text != null) {
-            String t = text.trim();
-            if (t.isEmpty()) {
-                problems.add("available_clocksource is empty: " + availableFile);
-            } else {
-                List<String> names = new ArrayList<>();
-                boolean garbage = false;
-                for (String name : splitWhitespace(t)) {
-                    if (isClocksourceName(name)) {
-                        if (!names.contains(name)) {
-                            names.add(name);
-                        }
-                    } else {
-                        garbage = true;
-                    }
-                }
-                if (garbage) {
-                    // One bad name makes the whole list untrustworthy: treat it as unknown.
-                    problems.add("garbage in available_clocksource: " + excerpt(t) + " (" + availableFile + ")");
-                } else {
-                    available = names;
-                }
-            }
+        List<String> available = readAvailableClocksources(problems);
+        if (available == null) {
+            available = new ArrayList<>();
         }
 
         Set<String> flags = readCpuFlags(procfsRoot.resolve("cpuinfo"), problems);
@@ -171,6 +148,37 @@ public final class MachineReader {
         }
 
         return new MachineFacts(kernel, current, available, flags, arch, problems);
+    }
+
+    /**
+     * available_clocksource alone (what the TSC clock re-checks while running).
+     *
+     * @return the names listed, or null (with a problem line) if the file could not be read or
+     *     held anything but clocksource names
+     */
+    public List<String> readAvailableClocksources(List<String> problems) {
+        Path availableFile = sysfsRoot.resolve(CLOCKSOURCE_DIR).resolve("available_clocksource");
+        String text = readSmall(availableFile, SYSFS_CAP, problems);
+        if (text == null) {
+            return null;
+        }
+        String t = text.trim();
+        if (t.isEmpty()) {
+            problems.add("available_clocksource is empty: " + availableFile);
+            return null;
+        }
+        List<String> names = new ArrayList<>();
+        for (String name : splitWhitespace(t)) {
+            if (!isClocksourceName(name)) {
+                // One bad name makes the whole list untrustworthy: treat it as unknown.
+                problems.add("garbage in available_clocksource: " + excerpt(t) + " (" + availableFile + ")");
+                return null;
+            }
+            if (!names.contains(name)) {
+                names.add(name);
+            }
+        }
+        return names;
     }
 
     /** Whole file as ISO-8859-1 text, or null (with a problem line) if it cannot be read within the cap. */
