@@ -11,6 +11,16 @@ public abstract class TickSource {
      */
     public abstract int sample(long[] out);
 
+    /** The clock the TSC clock falls back to: System.nanoTime (a test source supplies its own). */
+    public long systemNanos() {
+        return System.nanoTime();
+    }
+
+    /** The clock TSC millis fall back to: System.currentTimeMillis. */
+    public long systemMillis() {
+        return System.currentTimeMillis();
+    }
+
     /** The CPU's time-stamp counter through JNI. */
     public static TickSource nativeTsc(boolean rdtscp) {
         return rdtscp ? new Rdtscp() : new LfenceRdtsc();

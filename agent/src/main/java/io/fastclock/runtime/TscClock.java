@@ -17,12 +17,24 @@ package io.fastclock.runtime;
  * published while its predecessor is running, so a thread that sees the new one but read a tick
  * just before its start still finds its range). If the anchor thread is late and a tick falls past
  * the end of the current segment, the reader extends it at the same rate under a lock.
+ *
+ * <h2>Why a reader loads {@code current} twice</h2>
+ * A reader hands out F(t) only if {@code current} still holds the segment it used after it read
+ * the tick t. So every F value handed out comes from a tick read before the fallback segment was
+ * published, and the fallback's floor can be F at the moment of publication (plus a margin)
+ * instead of F at the end of the segment, which lies up to a segment (250 ms) in the future.
  */
 public final class TscClock {
     static final int FRACTION_BITS = 32;
     private static final double ONE = 1L << FRACTION_BITS;
     /** Returned by {@link #evaluate} when the tick lies outside the segments a reader holds. */
     private static final long MISS = Long.MIN_VALUE;
+    /**
+     * Added to the fallback floor for a reader whose tick read the CPU executed a little after its
+     * second load of {@code current} (rdtscp does not wait for later instructions): out-of-order
+     * windows are hundreds of cycles, so 2 us is a wide bound.
+     */
+    static final long IN_FLIGHT_MARGIN_NANOS = 2_000;
 
     /** Tunables; the defaults keep the contract with room to spare (see the README's design notes). */
     public static final class Tuning {
@@ -59,10 +71,14 @@ public final class TscClock {
             return previous == null ? this : new Segment(startTicks, endTicks, startNanos, mult, null);
         }
 
+        /** The system clock, never below startNanos (also true of {@link #CLOSING}). */
         boolean isFallback() {
             return startTicks == Long.MAX_VALUE;
         }
     }
+
+    /** Published while a fallback computes its floor: readers that meet it wait on the lock. */
+    private static final Segment CLOSING = new Segment(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, 0, null);
 
     /** (ticks * mult) >> 32 without overflow for any tick distance (128-bit product). */
     static long scale(long ticks, long mult) {
@@ -122,18 +138,18 @@ public final class TscClock {
         Segment s = current;
         long t = source.ticks();
         long nanos = evaluate(s, t);
-        return nanos != MISS ? nanos : slowNanoTime(t);
+        return nanos != MISS && current == s ? nanos : slowNanoTime();
     }
 
     public long currentTimeMillis() {
         Segment s = current;
         long t = source.ticks();
         long nanos = evaluate(s, t);
-        if (nanos == MISS) {
+        if (nanos == MISS || current != s) {
             if (current.isFallback()) {
-                return System.currentTimeMillis();
+                return source.systemMillis();
             }
-            nanos = slowNanoTime(t);
+            nanos = slowNanoTime();
         }
         return (nanos + realtimeOffsetNanos) / 1_000_000L;
     }
@@ -146,16 +162,29 @@ public final class TscClock {
         return p != null && t >= p.startTicks ? p.nanosAt(t) : MISS;
     }
 
-    private long slowNanoTime(long t) {
+    /**
+     * A tick past the current segment, or a segment published between the two loads of
+     * {@code current}: read a fresh tick against the segment now current, else under the lock.
+     */
+    private long slowNanoTime() {
         Segment s = current;
-        if (s.isFallback()) {
-            return Math.max(System.nanoTime(), s.startNanos);
+        if (s.isFallback() && s != CLOSING) {
+            return Math.max(source.systemNanos(), s.startNanos);
+        }
+        if (s != CLOSING) {
+            long t = source.ticks();
+            long nanos = evaluate(s, t);
+            if (nanos != MISS && current == s) {
+                return nanos;
+            }
         }
         synchronized (lock) {
+            // Under the lock current cannot change, and CLOSING is never visible here.
             s = current;
             if (s.isFallback()) {
-                return Math.max(System.nanoTime(), s.startNanos);
+                return Math.max(source.systemNanos(), s.startNanos);
             }
+            long t = source.ticks();
             long nanos = evaluate(s, t);
             if (nanos != MISS) {
                 return nanos;
@@ -167,9 +196,9 @@ public final class TscClock {
                 lateExtensions++;
                 return next.nanosAt(t);
             }
-            // A tick older than the segments held: only possible if the TSC went backwards. Answer
-            // the earliest value still known (never lower than what others may have seen before)
-            // and let the anchor thread give up on the TSC.
+            // A tick read after loading s but older than the segments held: only possible if the
+            // TSC went backwards. Answer the earliest value still known (never lower than what
+            // others may have seen before) and let the anchor thread give up on the TSC.
             ticksWentBackwards = true;
             Segment oldest = s.previous != null ? s.previous : s;
             return oldest.startNanos;
@@ -275,8 +304,19 @@ public final class TscClock {
         if (s.isFallback()) {
             return;
         }
-        // No reader can have computed more than F at the end of the current segment.
-        long floor = s.nanosAt(s.endTicks);
+        // First stop readers from handing out new F values: a reader that finds CLOSING, or finds
+        // current changed after its tick read, waits on this lock. The volatile store is followed
+        // by a full fence (lock addl on x86), and rdtscp / lfence;rdtsc wait for it to complete,
+        // so the tick below is read after every other CPU can see CLOSING.
+        current = CLOSING;
+        long closingTicks = source.ticks();
+        long floor;
+        if (ticksWentBackwards || closingTicks < s.startTicks && evaluate(s, closingTicks) == MISS) {
+            // Ticks are not in order, so readers may have seen any tick up to the end of the segment.
+            floor = s.nanosAt(Math.max(s.endTicks, closingTicks));
+        } else {
+            floor = valueAt(s, closingTicks) + IN_FLIGHT_MARGIN_NANOS;
+        }
         fallbackReason = reason;
         current = new Segment(Long.MAX_VALUE, Long.MAX_VALUE, floor, 0, null);
         log.warn("TSC clock disabled: " + reason + "; nanoTime and currentTimeMillis now use the system clocks");

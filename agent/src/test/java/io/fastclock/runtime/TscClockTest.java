@@ -20,6 +20,8 @@ class TscClockTest {
         double trueNanosPerTick;
         long monotonicOffset = 5_000_000_000L;
         long realtimeOffset = 1_700_000_000_000_000_000L;
+        /** Runs once, inside the next ticks() call: a reader preempted between its loads. */
+        Runnable beforeNextTick;
 
         ManualTicks(double trueNanosPerTick) {
             this.trueNanosPerTick = trueNanosPerTick;
@@ -31,7 +33,22 @@ class TscClockTest {
 
         @Override
         public long ticks() {
+            Runnable hook = beforeNextTick;
+            if (hook != null) {
+                beforeNextTick = null;
+                hook.run();
+            }
             return ticks;
+        }
+
+        @Override
+        public long systemNanos() {
+            return monotonic();
+        }
+
+        @Override
+        public long systemMillis() {
+            return (monotonic() + realtimeOffset) / 1_000_000L;
         }
 
         @Override
@@ -140,6 +157,41 @@ class TscClockTest {
         clock.fallBack("again");
         assertEquals(1, log.lines.size(), "a second fallback must not log again");
         assertNotNull(clock.fallbackReason());
+    }
+
+    @Test
+    void afterAFallbackNanoTimeStaysWithinMicrosecondsOfTheSystemClock() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        TscClock clock = clock(source, 1 / 3.0, TscTrust.ALWAYS, new RecordingLog());
+        source.advanceNanos(60_000_000);
+        clock.reanchor(); // the next segment now reaches ~300 ms into the future
+        source.advanceNanos(10_000_000);
+        long before = clock.nanoTime();
+        clock.fallBack("test");
+        long after = clock.nanoTime();
+        assertTrue(after >= before, "fallback went backwards: " + before + " -> " + after);
+        long aheadOfSystem = after - source.monotonic();
+        assertTrue(aheadOfSystem <= TscClock.IN_FLIGHT_MARGIN_NANOS + 50,
+                "nanoTime " + aheadOfSystem + " ns ahead of the system clock right after the fallback");
+        source.advanceNanos(1_000_000);
+        assertEquals(source.monotonic(), clock.nanoTime(), "1 ms later it is the system clock");
+    }
+
+    @Test
+    void aReaderWhoseTickFollowsTheFallbackDoesNotHandOutATscValue() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        TscClock clock = clock(source, 1 / 3.0, TscTrust.ALWAYS, new RecordingLog());
+        source.advanceNanos(10_000_000);
+        source.monotonicOffset -= 500_000; // the TSC clock now leads the system clock by 0.5 ms
+        // The reader loads its segment, then stalls before its tick read; meanwhile the clock
+        // falls back and 1 ms passes.
+        source.beforeNextTick = () -> {
+            clock.fallBack("test");
+            source.advanceNanos(1_000_000);
+        };
+        long stalled = clock.nanoTime();
+        long next = clock.nanoTime();
+        assertTrue(next >= stalled, "the read after the stalled one went backwards: " + stalled + " -> " + next);
     }
 
     @Test
