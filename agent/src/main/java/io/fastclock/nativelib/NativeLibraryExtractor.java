@@ -93,6 +93,10 @@ public final class NativeLibraryExtractor {
                 return Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(permissions));
             } catch (FileAlreadyExistsException e) {
                 last = e;
+            } catch (IOException | UnsupportedOperationException e) {
+                throw new IOException("cannot create a private directory in " + tempRoot + " (" + e
+                        + "); point java.io.tmpdir at a writable local directory or fastclock.library at an installed "
+                        + "libfastclock.so", e);
             }
         }
         throw last;

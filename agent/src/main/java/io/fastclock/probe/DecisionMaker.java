@@ -436,12 +436,14 @@ public final class DecisionMaker {
                 sb.append("; ").append(String.join(", ", costs));
             }
             long res = c.m.coarseResolutionNs();
-            if (millis.backend() == Backend.COARSE || millis.backend() == Backend.JNA_COARSE) {
-                sb.append("; currentTimeMillis ticks every ").append(ms(res)).append(", lags up to ")
-                        .append(ms(millis.lagNs()));
-            }
+            // The millis resolution and lag follow in the agent's start line (AgentStartup).
             if (nanos.backend() == Backend.COARSE) {
                 sb.append("; nanoTime ticks every ").append(ms(res));
+            }
+            boolean tscWanted = c.s.nanos() == Settings.Nanos.AUTO || c.s.nanos() == Settings.Nanos.TSC
+                    || c.s.millis() == Settings.Millis.AUTO || c.s.millis() == Settings.Millis.TSC;
+            if (tscWanted && c.tscBlocker != null && millis.backend() != Backend.TSC && nanos.backend() != Backend.TSC) {
+                sb.append("; TSC not used: ").append(c.tscBlocker);
             }
             return sb.append(')').toString();
         }

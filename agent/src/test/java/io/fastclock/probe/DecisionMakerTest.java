@@ -93,7 +93,8 @@ class DecisionMakerTest {
         assertEquals(2_000_000, d.millis().lagNs());
         assertContains(d.millis().reason(), "600 ns", "hpet", "8 ns", "every 1 ms", "up to 2 ms");
         assertEquals(Backend.TSC, d.nanos().backend());
-        assertContains(d.summary(), "currentTimeMillis -> coarse", "nanoTime -> tsc", "ticks every 1 ms", "lags up to 2 ms");
+        assertContains(d.summary(), "currentTimeMillis -> coarse", "nanoTime -> tsc");
+        assertEquals(2_000_000, d.millis().lagNs());
     }
 
     @Test
@@ -114,6 +115,18 @@ class DecisionMakerTest {
         assertContains(d.millis().reason(), "nonstop_tsc");
         assertEquals(Backend.SYSTEM, d.nanos().backend());
         assertContains(d.nanos().reason(), "nonstop_tsc");
+    }
+
+    @Test
+    void theActiveLineSaysWhyTheTscWasNotUsed() {
+        Decision d = decide("mode=on", "no-nonstop-tsc", fast(4_000_000), JNI, HEALTHY);
+        assertEquals(Backend.SYSTEM, d.nanos().backend());
+        assertContains(d.summary(), "fastclock: active: ", "TSC not used: ", "nonstop_tsc");
+
+        Decision usesTsc = decide("mode=on", "tsc", fast(4_000_000), JNI, HEALTHY);
+        assertFalse(usesTsc.summary().contains("TSC not used"), usesTsc.summary());
+        Decision tscNotAsked = decide("mode=on,nanos=system,millis=coarse", "no-nonstop-tsc", fast(4_000_000), JNI, HEALTHY);
+        assertFalse(tscNotAsked.summary().contains("TSC not used"), tscNotAsked.summary());
     }
 
     @Test
