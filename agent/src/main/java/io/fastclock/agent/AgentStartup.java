@@ -1,7 +1,6 @@
 package io.fastclock.agent;
 
 import io.fastclock.config.Settings;
-import io.fastclock.config.SettingsException;
 import io.fastclock.probe.Backend;
 import io.fastclock.probe.Decision;
 import io.fastclock.rewrite.ClassFilter;
@@ -30,16 +29,8 @@ final class AgentStartup {
 
     private AgentStartup() {}
 
-    static void start(String args, Instrumentation inst, Object bootNativeLibraries) {
+    static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries) {
         long started = System.nanoTime();
-        Settings settings;
-        try {
-            settings = Settings.fromSystem(args);
-        } catch (SettingsException e) {
-            System.err.println(e.getMessage() + "; fastclock is off and the application runs on the system clocks");
-            System.setProperty(ACTIVE_PROPERTY, "false");
-            return;
-        }
         AgentLog log = new AgentLog(settings.log());
         if (settings.mode() == Settings.Mode.OFF) {
             System.setProperty(ACTIVE_PROPERTY, "false");

@@ -1,5 +1,7 @@
 package io.fastclock.agent;
 
+import io.fastclock.config.Settings;
+import io.fastclock.config.SettingsException;
 import java.lang.instrument.Instrumentation;
 
 /**
@@ -7,6 +9,9 @@ import java.lang.instrument.Instrumentation;
  * starts and runs on the system clocks, with one line on stderr.
  */
 public final class FastclockAgent {
+    /** The same class serves every -javaagent copy of the jar (the system loader loads it once). */
+    private static volatile boolean started;
+
     private FastclockAgent() {}
 
     public static void premain(String args, Instrumentation inst) {
@@ -19,13 +24,32 @@ public final class FastclockAgent {
 
     private static void start(String args, Instrumentation inst) {
         try {
-            if (BootstrapInjector.alreadyInjected()) {
+            if (started || BootstrapInjector.alreadyInjected()) {
                 System.err.println("fastclock: the agent is already installed in this JVM (given twice?); this copy does nothing");
+                return;
+            }
+            started = true;
+            Settings settings;
+            try {
+                settings = Settings.fromSystem(args);
+            } catch (SettingsException e) {
+                System.err.println(e.getMessage() + "; fastclock is off and the application runs on the system clocks");
+                System.setProperty(Settings.ACTIVE_PROPERTY, "false");
+                return;
+            }
+            // Not AgentLog here: it implements a runtime interface, which must not be loaded
+            // before the runtime is in the boot loader.
+            String fastHere = FastSystemClocksCheck.inactiveLine(settings);
+            if (fastHere != null) {
+                System.setProperty(Settings.ACTIVE_PROPERTY, "false");
+                if (settings.log() != Settings.Log.QUIET) {
+                    System.err.println(fastHere);
+                }
                 return;
             }
             BootstrapInjector injector = BootstrapInjector.inject(inst);
             // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
-            AgentStartup.start(args, inst, injector.bootNativeLibraries());
+            AgentStartup.start(settings, inst, injector.bootNativeLibraries());
         } catch (Throwable t) {
             System.err.println("fastclock: agent not started, the application runs on the system clocks: " + t);
         }

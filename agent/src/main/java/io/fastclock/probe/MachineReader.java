@@ -108,21 +108,7 @@ public final class MachineReader {
 
     public MachineFacts read() {
         List<String> problems = new ArrayList<>();
-        Path csDir = sysfsRoot.resolve(CLOCKSOURCE_DIR);
-
-        String current = null;
-        Path currentFile = csDir.resolve("current_clocksource");
-        String text = readSmall(currentFile, SYSFS_CAP, problems);
-        if (text != null) {
-            String t = text.trim();
-            if (t.isEmpty()) {
-                problems.add("current_clocksource is empty: " + currentFile);
-            } else if (!isClocksourceName(t)) {
-                problems.add("garbage in current_clocksource: " + excerpt(t) + " (" + currentFile + ")");
-            } else {
-                current = t;
-            }
-        }
+        String current = readCurrentClocksource(problems);
 
         List<String> available = readAvailableClocksources(problems);
         if (available == null) {
@@ -133,7 +119,7 @@ public final class MachineReader {
 
         String kernel = null;
         Path osrelease = procfsRoot.resolve("sys/kernel/osrelease");
-        text = readSmall(osrelease, SYSFS_CAP, problems);
+        String text = readSmall(osrelease, SYSFS_CAP, problems);
         if (text != null) {
             String t = text.trim();
             if (isKernelRelease(t) && t.length() <= 256) {
@@ -148,6 +134,25 @@ public final class MachineReader {
         }
 
         return new MachineFacts(kernel, current, available, flags, arch, problems);
+    }
+
+    /** current_clocksource alone: its name, or null (with a problem line) if unreadable. */
+    public String readCurrentClocksource(List<String> problems) {
+        Path currentFile = sysfsRoot.resolve(CLOCKSOURCE_DIR).resolve("current_clocksource");
+        String text = readSmall(currentFile, SYSFS_CAP, problems);
+        if (text == null) {
+            return null;
+        }
+        String t = text.trim();
+        if (t.isEmpty()) {
+            problems.add("current_clocksource is empty: " + currentFile);
+            return null;
+        }
+        if (!isClocksourceName(t)) {
+            problems.add("garbage in current_clocksource: " + excerpt(t) + " (" + currentFile + ")");
+            return null;
+        }
+        return t;
     }
 
     /**

@@ -18,6 +18,7 @@ public final class CoverageApp {
         check("isolatedLoader", IsolatedLoader.readThroughIsolatedClass());
         checkNanos("nanoLambda", LambdaCalls.nanos());
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
+        System.out.println("fastclock.active=" + System.getProperty("fastclock.active"));
     }
 
     private static void check(String kind, long millis) {

@@ -1,0 +1,65 @@
+package io.fastclock.agent;
+
+import io.fastclock.config.Settings;
+import io.fastclock.probe.MachineFacts;
+import io.fastclock.probe.MachineReader;
+import java.util.ArrayList;
+
+/**
+ * The cheap way to the answer {@code auto} gives on most machines: the system clocks are fast, so
+ * nothing is installed. Runs before the runtime is put in the boot loader or the native library is
+ * loaded, and answers only when the answer is certain: everything left to {@code auto}, a
+ * clocksource that is readable and not known to be slow, and both system clocks timed under the
+ * threshold. Timed here, interpreted, a call costs the clock read plus the interpreter's loop and
+ * call overhead, so the time is an upper bound of what compiled code pays. Anything else (a
+ * setting named, a slow or unknown clocksource, a time over the threshold) takes the full probe.
+ */
+final class FastSystemClocksCheck {
+    static final int BATCHES = 5;
+    static final int CALLS_PER_BATCH = 1_000;
+    private static long sink;
+
+    private FastSystemClocksCheck() {}
+
+    /** @return the agent's inactive line, or null when the full probe must decide */
+    static String inactiveLine(Settings settings) {
+        if (settings.mode() != Settings.Mode.AUTO || settings.millis() != Settings.Millis.AUTO
+                || settings.nanos() != Settings.Nanos.AUTO || settings.library() != null) {
+            return null;
+        }
+        String clocksource = new MachineReader(settings.sysfsRoot(), settings.procfsRoot())
+                .readCurrentClocksource(new ArrayList<>());
+        if (clocksource == null || MachineFacts.KNOWN_SLOW_CLOCKSOURCES.contains(clocksource)) {
+            return null;
+        }
+        double millisNs = upperBoundNanosPerCall(true);
+        double nanosNs = upperBoundNanosPerCall(false);
+        if (millisNs > settings.thresholdNs() || nanosNs > settings.thresholdNs()) {
+            return null;
+        }
+        return "fastclock: inactive: system clocks are fast here (clocksource " + clocksource + "; currentTimeMillis "
+                + Math.round(millisNs) + " ns, nanoTime " + Math.round(nanosNs) + " ns at most (timed before "
+                + "compilation); threshold " + settings.thresholdNs() + " ns)";
+    }
+
+    /** The fastest of a few batches, so a preempted batch does not count. */
+    static double upperBoundNanosPerCall(boolean millis) {
+        long best = Long.MAX_VALUE;
+        long acc = 0;
+        for (int batch = 0; batch < BATCHES; batch++) {
+            long start = System.nanoTime();
+            if (millis) {
+                for (int i = 0; i < CALLS_PER_BATCH; i++) {
+                    acc += System.currentTimeMillis();
+                }
+            } else {
+                for (int i = 0; i < CALLS_PER_BATCH; i++) {
+                    acc += System.nanoTime();
+                }
+            }
+            best = Math.min(best, System.nanoTime() - start);
+        }
+        sink += acc;
+        return (double) best / CALLS_PER_BATCH;
+    }
+}
