@@ -1,5 +1,7 @@
 package io.fastclock.runtime;
 
+import java.lang.invoke.VarHandle;
+
 /**
  * A nanoTime computed from the CPU's time-stamp counter, with the origin and rate of
  * CLOCK_MONOTONIC (System.nanoTime), and epoch millis derived from it.
@@ -30,11 +32,13 @@ public final class TscClock {
     /** Returned by {@link #evaluate} when the tick lies outside the segments a reader holds. */
     private static final long MISS = Long.MIN_VALUE;
     /**
-     * Added to the fallback floor for a reader whose tick read the CPU executed a little after its
-     * second load of {@code current} (rdtscp does not wait for later instructions): out-of-order
-     * windows are hundreds of cycles, so 2 us is a wide bound.
+     * Added to the fallback floor for a reader whose tick read the CPU executed after its second
+     * load of {@code current}: rdtscp waits for earlier instructions, not later ones, so the load
+     * can complete first. Nothing in the architecture bounds that gap; in practice it is the
+     * latency of the loads still in flight before the rdtscp (a cache or TLB miss: well under a
+     * microsecond), so 20 us is a wide margin, and it stays 5 times inside the contract's 100 us.
      */
-    static final long IN_FLIGHT_MARGIN_NANOS = 2_000;
+    static final long IN_FLIGHT_MARGIN_NANOS = 20_000;
 
     /** Tunables; the defaults keep the contract with room to spare (see the README's design notes). */
     public static final class Tuning {
@@ -110,7 +114,8 @@ public final class TscClock {
     private final long recheckTicks;
     private long lastTrustCheckTicks;
     private int sampleFailures;
-    private boolean ticksWentBackwards;
+    /** Set by a reader under the lock, read by the anchor thread without it. */
+    private volatile boolean ticksWentBackwards;
 
     public TscClock(TickSource source, TscCalibration calibration, Tuning tuning, TscTrust trust, RuntimeLog log) {
         if (!calibration.converged) {
@@ -178,8 +183,11 @@ public final class TscClock {
                 return nanos;
             }
         }
+        String backwards = "a TSC read went backwards";
+        long result;
         synchronized (lock) {
-            // Under the lock current cannot change, and CLOSING is never visible here.
+            // Under the lock current cannot change, and CLOSING is never visible here (the thread
+            // publishing it holds the lock and does not read the clock until it is replaced).
             s = current;
             if (s.isFallback()) {
                 return Math.max(source.systemNanos(), s.startNanos);
@@ -197,12 +205,18 @@ public final class TscClock {
                 return next.nanosAt(t);
             }
             // A tick read after loading s but older than the segments held: only possible if the
-            // TSC went backwards. Answer the earliest value still known (never lower than what
-            // others may have seen before) and let the anchor thread give up on the TSC.
+            // TSC went backwards. No F value is safe to answer; fall back now, with the floor at
+            // the end of the segment (above anything handed out), and answer from the fallback.
             ticksWentBackwards = true;
-            Segment oldest = s.previous != null ? s.previous : s;
-            return oldest.startNanos;
+            if (!fallBackLocked(backwards)) {
+                backwards = null;
+            }
+            result = Math.max(source.systemNanos(), current.startNanos);
         }
+        if (backwards != null) {
+            announceFallback(backwards);
+        }
+        return result;
     }
 
     // ---- anchor thread --------------------------------------------------------------------------
@@ -244,6 +258,7 @@ public final class TscClock {
             fallBack(String.format("the TSC rate moved %.0f ppm away from its calibration", rateChangePpm));
             return -1;
         }
+        String drift = null;
         synchronized (lock) {
             s = current;
             if (s.isFallback()) {
@@ -255,21 +270,30 @@ public final class TscClock {
                 worstErrorNanos = error;
             }
             if (Math.abs(error) > tuning.maxErrorNanos) {
-                fallBackLocked(String.format("the TSC clock drifted %d us from CLOCK_MONOTONIC", error / 1000));
-                return -1;
+                drift = String.format("the TSC clock drifted %d us from CLOCK_MONOTONIC", error / 1000);
+                fallBackLocked(drift); // logged below, outside the lock
             }
-            long start = s.endTicks;
-            long startNanos = s.nanosAt(start);
-            long end = start + segmentTicks;
-            // Aim to meet CLOCK_MONOTONIC (extrapolated at the long-baseline rate) at the segment's end.
-            double target = sample[1] + (end - sample[0]) * nanosPerTick;
-            double rate = (target - startNanos) / segmentTicks;
-            double maxSlew = tuning.maxSlewPpm * 1e-6;
-            rate = Math.max(nanosPerTick * (1 - maxSlew), Math.min(nanosPerTick * (1 + maxSlew), rate));
-            current = new Segment(start, end, startNanos, toMult(rate), s.detached());
-            reanchors++;
-            return Math.max(1_000_000L, ticksToNanos(start - source.ticks()) + tuning.segmentNanos / 20);
+            if (drift == null) {
+                return publishNextSegment(s, sample, nanosPerTick);
+            }
         }
+        announceFallback(drift);
+        return -1;
+    }
+
+    /** Under the lock: the next segment, aimed at CLOCK_MONOTONIC at its end. */
+    private long publishNextSegment(Segment s, long[] sample, double nanosPerTick) {
+        long start = s.endTicks;
+        long startNanos = s.nanosAt(start);
+        long end = start + segmentTicks;
+        // Aim to meet CLOCK_MONOTONIC (extrapolated at the long-baseline rate) at the segment's end.
+        double target = sample[1] + (end - sample[0]) * nanosPerTick;
+        double rate = (target - startNanos) / segmentTicks;
+        double maxSlew = tuning.maxSlewPpm * 1e-6;
+        rate = Math.max(nanosPerTick * (1 - maxSlew), Math.min(nanosPerTick * (1 + maxSlew), rate));
+        current = new Segment(start, end, startNanos, toMult(rate), s.detached());
+        reanchors++;
+        return Math.max(1_000_000L, ticksToNanos(start - source.ticks()) + tuning.segmentNanos / 20);
     }
 
     private static long valueAt(Segment s, long t) {
@@ -294,31 +318,48 @@ public final class TscClock {
 
     /** Moves to the system clock for good, never below any value already handed out. */
     public void fallBack(String reason) {
+        boolean now;
         synchronized (lock) {
-            fallBackLocked(reason);
+            now = fallBackLocked(reason);
+        }
+        if (now) {
+            announceFallback(reason);
         }
     }
 
-    private void fallBackLocked(String reason) {
+    /**
+     * Publishes the fallback segment; the caller logs outside the lock (readers may be waiting on
+     * it, and stderr can block).
+     *
+     * @return false if the clock had already fallen back
+     */
+    private boolean fallBackLocked(String reason) {
         Segment s = current;
         if (s.isFallback()) {
-            return;
+            return false;
         }
         // First stop readers from handing out new F values: a reader that finds CLOSING, or finds
-        // current changed after its tick read, waits on this lock. The volatile store is followed
-        // by a full fence (lock addl on x86), and rdtscp / lfence;rdtsc wait for it to complete,
-        // so the tick below is read after every other CPU can see CLOSING.
+        // current changed after its tick read, waits on this lock. The fence drains the store of
+        // CLOSING before the tick read below (rdtscp and lfence;rdtsc wait for earlier
+        // instructions, the locked instruction among them), so every reader that can still hand
+        // out an F value read its tick before this one (give or take IN_FLIGHT_MARGIN_NANOS).
         current = CLOSING;
+        VarHandle.fullFence();
         long closingTicks = source.ticks();
         long floor;
         if (ticksWentBackwards || closingTicks < s.startTicks && evaluate(s, closingTicks) == MISS) {
-            // Ticks are not in order, so readers may have seen any tick up to the end of the segment.
+            // Ticks are not in order, so readers may have seen any tick up to the end of the
+            // segment: the floor can be up to a segment (250 ms) ahead of the system clock.
             floor = s.nanosAt(Math.max(s.endTicks, closingTicks));
         } else {
             floor = valueAt(s, closingTicks) + IN_FLIGHT_MARGIN_NANOS;
         }
         fallbackReason = reason;
         current = new Segment(Long.MAX_VALUE, Long.MAX_VALUE, floor, 0, null);
+        return true;
+    }
+
+    private void announceFallback(String reason) {
         log.warn("TSC clock disabled: " + reason + "; nanoTime and currentTimeMillis now use the system clocks");
     }
 

@@ -195,6 +195,24 @@ class TscClockTest {
     }
 
     @Test
+    void aTickOlderThanTheSegmentsHeldFallsBackWithoutGoingBackwards() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        RecordingLog log = new RecordingLog();
+        TscClock clock = clock(source, 1 / 3.0, TscTrust.ALWAYS, log);
+        for (int i = 0; i < 3; i++) { // two segments published past the first
+            source.advanceNanos(300_000_000);
+            clock.reanchor();
+        }
+        long highest = clock.nanoTime();
+        source.ticks -= (long) (2_000_000_000L * 3.0); // the counter jumps 2 s back
+        long after = clock.nanoTime();
+        assertTrue(after >= highest, "went backwards with the TSC: " + highest + " -> " + after);
+        assertTrue(clock.hasFallenBack());
+        assertEquals(1, log.lines.size());
+        assertTrue(log.lines.get(0).contains("went backwards"), log.lines.get(0));
+    }
+
+    @Test
     void givesUpOnTheTscWhenItDriftsFarFromMonotonic() {
         ManualTicks source = new ManualTicks(1 / 3.0);
         RecordingLog log = new RecordingLog();
