@@ -72,11 +72,14 @@ final class AgentStartup {
         int alreadyLoaded = inst.getAllLoadedClasses().length;
         log.info(decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; " + alreadyLoaded
                 + " classes loaded before the agent stay as they are");
-        log.debug(String.format("start-up took %.1f ms (probe %.1f ms)", (System.nanoTime() - started) / 1e6,
-                probe.elapsedNanos / 1e6));
-        if (probe.jna != null) {
-            log.debug(String.format("JNA: %s in %.1f ms", probe.jna.available() ? "loaded privately" : probe.jna.problem,
-                    probe.jna.elapsedNanos / 1e6));
+        if (log.debugEnabled()) {
+            // Guarded: the first String.format in a JVM loads the Formatter machinery, ~10 ms here.
+            log.debug(String.format("start-up took %.1f ms (probe %.1f ms)", (System.nanoTime() - started) / 1e6,
+                    probe.elapsedNanos / 1e6));
+            if (probe.jna != null) {
+                log.debug(String.format("JNA: %s in %.1f ms", probe.jna.available() ? "loaded privately" : probe.jna.problem,
+                        probe.jna.elapsedNanos / 1e6));
+            }
         }
         if (log.debugEnabled()) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> log.debug("totals: " + stats), "fastclock-exit-report"));

@@ -290,8 +290,19 @@ public final class Settings {
         return e.name().toLowerCase(Locale.ROOT);
     }
 
+    /** A loop, not a stream with a lambda: this runs in premain, where the first lambda costs ms. */
+    private static boolean allDigits(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static long number(String key, String value, String source, long min, long max, String accepted) {
-        if (value.isEmpty() || value.length() > 18 || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        if (value.isEmpty() || value.length() > 18 || !allDigits(value)) {
             throw bad(key, value, source, "accepted values are " + accepted);
         }
         long n = Long.parseLong(value);
