@@ -47,6 +47,24 @@ if [ "$build" = 1 ] && [ "$report_only" = 0 ]; then
   mvn -B -q -Pbench -DskipTests package
 fi
 [ -f "$jar" ] || { echo "run.sh: $jar missing; run without --no-build" >&2; exit 1; }
+# OpenHFT's Ticker reads the TSC through JNI only if libCEInternals (Chronicle Enterprise, not on
+# Maven Central) loads; else it measures System.nanoTime. Build a stand-in with the same JNI
+# functions (plain rdtsc, as OpenHFT's published C) so its rdtsc path is what gets measured.
+native_dir="$root/benchmarks/target/native"
+ticker_opts=()
+if [ "$report_only" = 0 ] && command -v gcc >/dev/null 2>&1; then
+  mkdir -p "$native_dir"
+  java_home=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.home = //p')
+  if gcc -O2 -Wall -Wextra -Werror -shared -fPIC -I"$java_home/include" -I"$java_home/include/linux" \
+      -o "$native_dir/libCEInternals.so" benchmarks/src/main/c/ceinternals_standin.c; then
+    ticker_opts=("-Djava.library.path=$native_dir")
+  else
+    echo "run.sh: could not build the libCEInternals stand-in; OpenHFT's Ticker will measure System.nanoTime" >&2
+  fi
+elif [ -f "$native_dir/libCEInternals.so" ]; then
+  ticker_opts=("-Djava.library.path=$native_dir")
+fi
+
 # Run from a copy, so that a rebuild while this runs cannot mix two versions of the benchmarks.
 mkdir -p benchmarks/target/run
 cp "$jar" benchmarks/target/run/benchmarks.jar
@@ -54,7 +72,7 @@ jar=benchmarks/target/run/benchmarks.jar
 
 report() {
   echo "== report: docs/BENCHMARKS.md"
-  "$java" -cp "$jar" io.fastclock.bench.report.ReportGenerator --results "$results" --docs docs --mode "$mode"
+  "$java" "${ticker_opts[@]}" -cp "$jar" io.fastclock.bench.report.ReportGenerator --results "$results" --docs docs --mode "$mode"
 }
 if [ "$report_only" = 1 ]; then report; exit 0; fi
 
@@ -64,7 +82,7 @@ if [ "$mode" = quick ]; then
   # all cores and at 2x cores.
   suite_threads="1"
   scale_threads="$max_threads $scale_max"
-  startup_runs=15
+  startup_runs=21
   load_runs=10
 else
   jmh_opts=(-f 2 -wi 3 -w 1s -i 5 -r 2s -bm avgt,thrpt)
@@ -84,7 +102,9 @@ run_jmh() {
   local label=$1 tag=$2 threads=$3; shift 3
   local out="$results/$label.$tag.t$threads.json"
   echo "-- $label: $tag, $threads thread(s)"
-  "$java" -jar "$jar" "${jmh_opts[@]}" -t "$threads" -foe true -rf json -rff "$out" "$@" >>"$results/$label.log" 2>&1 \
+  local fork_opts=()
+  if [ ${#ticker_opts[@]} -gt 0 ]; then fork_opts=(-jvmArgsAppend "${ticker_opts[*]}"); fi
+  "$java" -jar "$jar" "${jmh_opts[@]}" "${fork_opts[@]}" -t "$threads" -foe true -rf json -rff "$out" "$@" >>"$results/$label.log" 2>&1 \
     || { echo "run.sh: JMH failed for $label $tag t$threads; see $results/$label.log" >&2; exit 1; }
 }
 

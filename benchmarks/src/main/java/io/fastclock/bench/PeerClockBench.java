@@ -41,7 +41,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *     update (Aeron's conductor does it on every duty cycle, about every 1 ms): the updater thread
  *     below plays that role.</li>
  * <li>OpenHFT affinity: Ticker uses JNIClock (rdtsc) only if its native library (libCEInternals, part of
- *     the commercial Chronicle Enterprise) loads; otherwise it falls back to System.nanoTime.
+ *     the commercial Chronicle Enterprise) loads; otherwise it falls back to System.nanoTime. run.sh
+ *     builds a stand-in (src/main/c/ceinternals_standin.c) and puts it on java.library.path.
  *     {@link #tickerImpl()} names the implementation picked; the report prints it.</li>
  * </ul>
  */

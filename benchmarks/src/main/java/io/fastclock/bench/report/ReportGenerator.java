@@ -284,7 +284,12 @@ public final class ReportGenerator {
             b.append("| ").append(r.name).append(" | ").append(r.semantics).append(" |\n");
         }
         b.append("\nOpenHFT `net.openhft.ticker.Ticker` on this machine: **").append(tickerImpl()).append("**");
-        if (tickerImpl().endsWith("SystemClock")) {
+        if (tickerImpl().endsWith("JNIClock")) {
+            b.append(" — its JNI rdtsc path, with a stand-in `libCEInternals` that `run.sh` builds from "
+                    + "`benchmarks/src/main/c/ceinternals_standin.c` (Chronicle's library is not on Maven Central): the same "
+                    + "JNI functions, a plain unordered `rdtsc` as in OpenHFT's published C. fastclock's TSC read is ordered "
+                    + "(`rdtscp`), which costs a few ns more and is what keeps it from being read ahead of earlier loads");
+        } else if (tickerImpl().endsWith("SystemClock")) {
             b.append(" — its JNI rdtsc (`JNIClock`) needs `libCEInternals` from the commercial Chronicle Enterprise, "
                     + "absent from Maven Central, so the ticker falls back to `System.nanoTime()` and its rows measure the system clock");
         }
@@ -311,7 +316,9 @@ public final class ReportGenerator {
             ratio(b, "System.nanoTime / fastclock tsc nanos", m, "sys.nanos", "fc.nanos.tsc", 20, true);
         }
         for (String m : MACHINES) {
-            ratio(b, "OpenHFT Ticker.ticks / fastclock tsc nanos", m, "hft.ticks", "fc.nanos.tsc", Double.NaN, true);
+            // The target (no slower than OpenHFT's JNI ticker) means something only when its rdtsc path ran.
+            ratio(b, "OpenHFT Ticker.ticks / fastclock tsc nanos", m, "hft.ticks", "fc.nanos.tsc",
+                    tickerImpl().endsWith("JNIClock") ? 1 : Double.NaN, true);
         }
         for (String m : MACHINES) {
             ratio(b, "fastclock coarse millis / Log4j2 CachedClock", m, "fc.millis.coarse", "log4j.cached", 2, false, 1);
@@ -351,7 +358,8 @@ public final class ReportGenerator {
             met = "–";
         } else if (higherBetter) {
             tgt = "≥ " + fmt(target) + "×";
-            met = machine.equals("tsc") ? "n/a (auto stays off here)" : (r >= target ? "yes" : "**no**");
+            boolean autoStaysOff = machine.equals("tsc") && what.startsWith("System.");
+            met = autoStaysOff ? "n/a (auto stays off here)" : (r >= target ? "yes" : "**no**");
         } else {
             tgt = "≤ " + fmt(target) + "×";
             met = r <= target ? "yes" : "**no**";
