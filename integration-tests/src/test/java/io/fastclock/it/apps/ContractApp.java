@@ -70,29 +70,12 @@ public final class ContractApp {
 
     /** Rate of the fast clock against System.nanoTime over the run, from narrow-window samples. */
     static void nanosRate(long runNanos) throws InterruptedException {
-        long[] start = narrowSample();
+        long[] start = ReferenceClocks.narrowSample();
         Thread.sleep(Math.max(1000, runNanos / 1_000_000));
-        long[] end = narrowSample();
+        long[] end = ReferenceClocks.narrowSample();
         double rate = (double) (end[1] - start[1]) / (end[0] - start[0]);
         System.out.println("nanos.rateErrorPpm=" + String.format("%.3f", (rate - 1) * 1e6));
         System.out.println("nanos.rateIntervalMs=" + (end[0] - start[0]) / 1_000_000);
-    }
-
-    /** {reference midpoint, fast} from the narrowest of 200 windows. */
-    private static long[] narrowSample() {
-        long bestWindow = Long.MAX_VALUE;
-        long[] best = new long[2];
-        for (int i = 0; i < 200; i++) {
-            long before = ReferenceClocks.nanos();
-            long fast = System.nanoTime();
-            long after = ReferenceClocks.nanos();
-            if (after - before < bestWindow) {
-                bestWindow = after - before;
-                best[0] = before + (after - before) / 2;
-                best[1] = fast;
-            }
-        }
-        return best;
     }
 
     /** A value published by one thread is never greater than a later read in another. */

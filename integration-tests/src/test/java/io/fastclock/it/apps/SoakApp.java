@@ -39,7 +39,7 @@ public final class SoakApp {
         long rows = 0;
         try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(Paths.get(csv), StandardCharsets.UTF_8))) {
             out.println("t_s,nanos_max_dev_ns,nanos_offset_ns,millis_behind_ms,millis_ahead_ms,rate_err_ppm,backwards,reads");
-            long[] last = narrowSample();
+            long[] last = ReferenceClocks.narrowSample();
             long second = startRef;
             while (ReferenceClocks.nanos() < end) {
                 second += 1_000_000_000L;
@@ -70,7 +70,7 @@ public final class SoakApp {
                 if (sleep > 0) {
                     Thread.sleep(sleep);
                 }
-                long[] now = narrowSample();
+                long[] now = ReferenceClocks.narrowSample();
                 double rateErr = ((double) (now[1] - last[1]) / (now[0] - last[0]) - 1) * 1e6;
                 last = now;
                 double t = (now[0] - startRef) / 1e9;
@@ -93,22 +93,5 @@ public final class SoakApp {
         System.out.println("millis.worstBehindMs=" + worstBehind);
         System.out.println("millis.worstAheadMs=" + worstAhead);
         System.out.println(String.format(Locale.ROOT, "nanos.worstIntervalRateErrorPpm=%.3f", worstRate));
-    }
-
-    /** {reference midpoint, fast} from the narrowest of 200 windows. */
-    static long[] narrowSample() {
-        long bestWindow = Long.MAX_VALUE;
-        long[] best = new long[2];
-        for (int i = 0; i < 200; i++) {
-            long before = ReferenceClocks.nanos();
-            long fast = System.nanoTime();
-            long after = ReferenceClocks.nanos();
-            if (after - before < bestWindow) {
-                bestWindow = after - before;
-                best[0] = before + (after - before) / 2;
-                best[1] = fast;
-            }
-        }
-        return best;
     }
 }
