@@ -29,7 +29,7 @@ final class AgentStartup {
 
     private AgentStartup() {}
 
-    static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries) {
+    static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent) {
         long started = System.nanoTime();
         AgentLog log = new AgentLog(settings.log());
         if (settings.mode() == Settings.Mode.OFF) {
@@ -69,8 +69,7 @@ final class AgentStartup {
                 stats, listener, module -> readsRuntime(inst, module));
         inst.addTransformer(transformer, false);
         System.setProperty(ACTIVE_PROPERTY, "true");
-        int alreadyLoaded = inst.getAllLoadedClasses().length;
-        log.info(decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; " + alreadyLoaded
+        log.info(decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; " + loadedBeforeAgent
                 + " classes loaded before the agent stay as they are");
         if (log.debugEnabled()) {
             // Guarded: the first String.format in a JVM loads the Formatter machinery, ~10 ms here.

@@ -47,11 +47,26 @@ public final class FastclockAgent {
                 }
                 return;
             }
+            int loadedBefore = classesLoadedBeforeTheAgent(inst);
             BootstrapInjector injector = BootstrapInjector.inject(inst);
             // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
-            AgentStartup.start(settings, inst, injector.bootNativeLibraries());
+            AgentStartup.start(settings, inst, injector.bootNativeLibraries(), loadedBefore);
         } catch (Throwable t) {
             System.err.println("fastclock: agent not started, the application runs on the system clocks: " + t);
         }
+    }
+
+    /**
+     * Counted before the probe and the runtime load anything, so the start line reports the host's
+     * classes the transformer will never see, not the agent's own.
+     */
+    private static int classesLoadedBeforeTheAgent(Instrumentation inst) {
+        int count = 0;
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            if (!c.getName().startsWith("io.fastclock.")) {
+                count++;
+            }
+        }
+        return count;
     }
 }

@@ -11,7 +11,7 @@ class ClassFilterTest {
         ClassFilter f = new ClassFilter(List.of("io.", "java.", "com."), List.of());
         for (String name : List.of("java/lang/String", "jdk/internal/reflect/GeneratedMethodAccessor1",
                 "sun/misc/Unsafe", "com/sun/proxy/$Proxy1", "io/fastclock/runtime/FastClock",
-                "io/fastclock/shaded/asm/ClassReader")) {
+                "io/fastclock/shaded/asm/ClassReader", "io/fastclock/jna/JnaCoarseMillis")) {
             assertFalse(f.test(name), name);
             assertFalse(ClassFilter.defaults().test(name), name);
         }
