@@ -15,16 +15,37 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.Opcodes;
 
 class ClockCallRewriterTest {
 
-    /** Every class-file version from 1.1 up to the newest this ASM reads, at a few points. */
-    static Stream<Integer> versions() {
-        return Stream.of(Opcodes.V1_1, Opcodes.V1_5, Opcodes.V1_6, Opcodes.V1_7, Opcodes.V1_8,
-                Opcodes.V11, Opcodes.V17, Opcodes.V21, newestAsmVersion());
+    /**
+     * Every class-file version from 45 (1.1) to the newest this ASM writes, with stack map frames
+     * where the version has them (50+) and, for 50 and later, also without: a frameless class is
+     * still legal at 50 (the JVM falls back to the inference verifier) and must come out frameless.
+     */
+    static Stream<Arguments> versions() {
+        List<Arguments> cases = new ArrayList<>();
+        cases.add(Arguments.of(Opcodes.V1_1, false));
+        for (int major = 46; major <= newestAsmVersion(); major++) {
+            if (major >= 50) {
+                cases.add(Arguments.of(major, true));
+            }
+            cases.add(Arguments.of(major, false));
+        }
+        return cases.stream();
+    }
+
+    private static boolean hasStackMapTable(byte[] classFile) {
+        return new String(classFile, java.nio.charset.StandardCharsets.ISO_8859_1).contains("StackMapTable");
+    }
+
+    /** The class files a JVM accepts: up to its own version, with frames from 51 on. */
+    static boolean runtimeCanLoad(GeneratedClasses gen) {
+        return gen.major <= 44 + Runtime.version().feature() && (gen.hasFrames() || gen.major <= 50);
     }
 
     static int newestAsmVersion() {
@@ -41,10 +62,6 @@ class ClockCallRewriterTest {
         return max;
     }
 
-    static boolean runtimeCanLoad(int major) {
-        return major <= 44 + Runtime.version().feature();
-    }
-
     private static Map<String, byte[]> rewriteAll(GeneratedClasses gen) {
         Map<String, byte[]> out = new HashMap<>();
         gen.classes.forEach((name, bytes) -> {
@@ -56,10 +73,10 @@ class ClockCallRewriterTest {
         return out;
     }
 
-    @ParameterizedTest(name = "class-file major {0}")
+    @ParameterizedTest(name = "class-file major {0}, frames {1}")
     @MethodSource("versions")
-    void rewritesEveryClockReferenceAndNothingElse(int version) {
-        GeneratedClasses gen = new GeneratedClasses(version);
+    void rewritesEveryClockReferenceAndNothingElse(int version, boolean frames) {
+        GeneratedClasses gen = new GeneratedClasses(version, frames);
         Map<String, byte[]> rewritten = rewriteAll(gen);
         for (String name : gen.classes.keySet()) {
             byte[] before = gen.classes.get(name);
@@ -67,6 +84,10 @@ class ClockCallRewriterTest {
             ClockRefs orig = ClockRefs.of(before);
             ClockRefs refs = ClockRefs.of(after);
             int expected = gen.clockRefs.get(name);
+            if (name.equals(gen.main)) {
+                assertEquals(gen.hasFrames(), hasStackMapTable(before), name + ": generator frames");
+                assertEquals(gen.hasFrames(), hasStackMapTable(after), name + ": frames kept, none added");
+            }
             assertEquals(expected, orig.systemRefs(), name + ": generator count");
             assertEquals(0, refs.systemRefs(), name + ": System clock references left");
             assertEquals(expected, refs.fastClockRefs(), name + ": FastClock references");
@@ -79,10 +100,10 @@ class ClockCallRewriterTest {
         }
     }
 
-    @ParameterizedTest(name = "class-file major {0}")
+    @ParameterizedTest(name = "class-file major {0}, frames {1}")
     @MethodSource("versions")
-    void rewrittenClassesVerify(int version) {
-        GeneratedClasses gen = new GeneratedClasses(version);
+    void rewrittenClassesVerify(int version, boolean frames) {
+        GeneratedClasses gen = new GeneratedClasses(version, frames);
         Map<String, byte[]> rewritten = rewriteAll(gen);
         ClassLoader loader = new GeneratedClasses.MapLoader(getClass().getClassLoader(), rewritten);
         for (Map.Entry<String, byte[]> e : rewritten.entrySet()) {
@@ -91,12 +112,12 @@ class ClockCallRewriterTest {
         }
     }
 
-    @ParameterizedTest(name = "class-file major {0}")
+    @ParameterizedTest(name = "class-file major {0}, frames {1}")
     @MethodSource("versions")
-    void rewrittenCodeCallsFastClock(int version) throws Exception {
-        GeneratedClasses gen = new GeneratedClasses(version);
-        org.junit.jupiter.api.Assumptions.assumeTrue(runtimeCanLoad(gen.major),
-                "this JVM cannot load class-file major " + gen.major);
+    void rewrittenCodeCallsFastClock(int version, boolean frames) throws Exception {
+        GeneratedClasses gen = new GeneratedClasses(version, frames);
+        org.junit.jupiter.api.Assumptions.assumeTrue(runtimeCanLoad(gen),
+                "this JVM cannot load class-file major " + gen.major + (frames ? "" : " without frames"));
         Map<String, byte[]> rewritten = rewriteAll(gen);
 
         // 1. Against a stand-in FastClock returning sentinels: every call site must reach it.

@@ -29,6 +29,7 @@ final class GeneratedClasses {
     final Map<String, byte[]> classes = new LinkedHashMap<>();
     final Map<String, Integer> clockRefs = new LinkedHashMap<>();
     final int version;
+    private final boolean frames;
     final int major;
     final String main;
     final String iface;
@@ -36,10 +37,16 @@ final class GeneratedClasses {
     private int refs;
 
     GeneratedClasses(int version) {
+        this(version, true);
+    }
+
+    /** @param frames write stack map frames where the version has them (50+) */
+    GeneratedClasses(int version, boolean frames) {
+        this.frames = frames;
         this.version = version;
         this.major = version & 0xFFFF;
-        this.main = "gen/ClockV" + major;
-        this.iface = hasDefaultMethods() ? "gen/ClockIfaceV" + major : null;
+        this.main = "gen/ClockV" + major + (hasFrames() || major < 50 ? "" : "NoFrames");
+        this.iface = hasDefaultMethods() ? "gen/ClockIfaceV" + major + (hasFrames() ? "" : "NoFrames") : null;
         if (iface != null) {
             classes.put(iface, iface());
             clockRefs.put(iface, refs);
@@ -50,7 +57,7 @@ final class GeneratedClasses {
     }
 
     boolean hasFrames() {
-        return major >= 50;
+        return frames && major >= 50;
     }
 
     boolean hasIndy() {
