@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
 
 /**
- * Rewrites every class in every jar of the local Maven repository (ASM, JUnit, Maven and its
+ * Rewrites every class of the running JDK's runtime image (jrt:/, about 26k classes, some 200 of
+ * them clock callers) and of every jar in the local Maven repository (ASM, JUnit, Maven and its
  * plugins...) and checks that the rewrite is invisible except for the swapped owners: same text once
  * mapped back, same CheckClassAdapter verdict, same result when a sample is defined and linked by the
  * JVM (which verifies the bytecode and its stack maps).
@@ -50,7 +51,7 @@ class CorpusRewriteTest {
     }
 
     @Test
-    void rewritesTheLocalMavenRepository() throws Exception {
+    void rewritesTheRuntimeImageAndTheLocalMavenRepository() throws Exception {
         long t0 = System.nanoTime();
         Path repo = Paths.get(System.getProperty("user.home"), ".m2", "repository");
         Assumptions.assumeTrue(Files.isDirectory(repo), "no local Maven repository at " + repo);
@@ -74,62 +75,66 @@ class CorpusRewriteTest {
         long parseOnlyNanos = 0;
         long parsedOnly = 0;
         List<Rewritten> rewritten = new ArrayList<>();
+        List<ClassFile> corpus = new ArrayList<>(runtimeImage());
+        long jdkClasses = corpus.size();
         for (Path jar : jars) {
             try (ZipFile zip = new ZipFile(jar.toFile())) {
                 Enumeration<? extends ZipEntry> entries = zip.entries();
                 while (entries.hasMoreElements()) {
                     ZipEntry e = entries.nextElement();
-                    String n = e.getName();
-                    if (!n.endsWith(".class") || e.isDirectory()) {
-                        continue;
-                    }
-                    byte[] bytes;
-                    try (InputStream in = zip.getInputStream(e)) {
-                        bytes = in.readAllBytes();
-                    }
-                    examined++;
-                    long a = System.nanoTime();
-                    boolean candidate = ClassBytes.mentionsSystemClass(bytes);
-                    long b = System.nanoTime();
-                    scanNanos += b - a;
-                    if (ClassBytes.mentionsSystem(bytes)) {
-                        mentionsText++;
-                    }
-                    if (!candidate) {
-                        // The pre-filter must never hide a class that has something to rewrite.
-                        try {
-                            if (ClockCallRewriter.referencesClock(new ClassReader(bytes), ClockCallRewriter.SYSTEM)) {
-                                prefilterMisses++;
-                            }
-                        } catch (RuntimeException ex) {
-                            unreadable++;
+                    if (e.getName().endsWith(".class") && !e.isDirectory()) {
+                        try (InputStream in = zip.getInputStream(e)) {
+                            corpus.add(new ClassFile(jar, e.getName(), in.readAllBytes()));
                         }
-                        continue;
                     }
-                    mentionsClass++;
-                    ClockCallRewriter.Result r;
-                    a = System.nanoTime();
-                    try {
-                        r = ClockCallRewriter.rewriteCounting(bytes);
-                    } catch (RuntimeException ex) {
-                        unreadable++;
-                        continue;
-                    }
-                    long c = System.nanoTime();
-                    if (r == null) {
-                        parseOnlyNanos += c - a;
-                        parsedOnly++;
-                        continue;
-                    }
-                    rewriteNanos += c - a;
-                    rewriteBytes += bytes.length;
-                    totalSites += r.callSites();
-                    boolean versioned = n.startsWith("META-INF/versions/");
-                    String cls = (versioned ? n.substring(n.indexOf('/', "META-INF/versions/".length()) + 1) : n)
-                            .replaceAll("\\.class$", "");
-                    rewritten.add(new Rewritten(jar, cls, versioned, bytes, r.bytes(), r.callSites()));
                 }
             }
+        }
+        for (ClassFile cf : corpus) {
+            Path jar = cf.jar;
+            String n = cf.name;
+            byte[] bytes = cf.bytes;
+            examined++;
+            long a = System.nanoTime();
+            boolean candidate = ClassBytes.mentionsSystemClass(bytes);
+            long b = System.nanoTime();
+            scanNanos += b - a;
+            if (ClassBytes.mentionsSystem(bytes)) {
+                mentionsText++;
+            }
+            if (!candidate) {
+                // The pre-filter must never hide a class that has something to rewrite.
+                try {
+                    if (ClockCallRewriter.referencesClock(new ClassReader(bytes), ClockCallRewriter.SYSTEM)) {
+                        prefilterMisses++;
+                    }
+                } catch (RuntimeException ex) {
+                    unreadable++;
+                }
+                continue;
+            }
+            mentionsClass++;
+            ClockCallRewriter.Result r;
+            a = System.nanoTime();
+            try {
+                r = ClockCallRewriter.rewriteCounting(bytes);
+            } catch (RuntimeException ex) {
+                unreadable++;
+                continue;
+            }
+            long c = System.nanoTime();
+            if (r == null) {
+                parseOnlyNanos += c - a;
+                parsedOnly++;
+                continue;
+            }
+            rewriteNanos += c - a;
+            rewriteBytes += bytes.length;
+            totalSites += r.callSites();
+            boolean versioned = n.startsWith("META-INF/versions/");
+            String cls = (versioned ? n.substring(n.indexOf('/', "META-INF/versions/".length()) + 1) : n)
+                    .replaceAll("\\.class$", "");
+            rewritten.add(new Rewritten(jar, cls, versioned, bytes, r.bytes(), r.callSites()));
         }
         long scanDone = System.nanoTime();
         // The same rewrites again, warm (the first pass above is what a JVM start-up pays).
@@ -154,7 +159,7 @@ class CorpusRewriteTest {
         }
         try (URLClassLoader allJars = new URLClassLoader("m2-all", all, ClassLoader.getPlatformClassLoader())) {
             for (Rewritten rw : rewritten) {
-                String where = rw.jar.getFileName() + "!" + rw.className;
+                String where = (rw.jar == null ? "jrt:" : rw.jar.getFileName() + "!") + rw.className;
                 ClockRefs before = ClockRefs.of(rw.original);
                 ClockRefs after = ClockRefs.of(rw.rewritten);
                 if (after.systemRefs() != 0 || after.fastClockRefs() - before.fastClockRefs() != rw.sites
@@ -165,7 +170,8 @@ class CorpusRewriteTest {
                 if (!ClockRefs.text(rw.original).equals(ClockRefs.textMappedBack(rw.rewritten))) {
                     problems.add(where + ": differs beyond the swapped owners");
                 }
-                URLClassLoader jarLoader = jarLoaders.computeIfAbsent(rw.jar, j -> childFirst(j, allJars));
+                ClassLoader jarLoader = rw.jar == null ? ClassLoader.getSystemClassLoader()
+                        : jarLoaders.computeIfAbsent(rw.jar, j -> childFirst(j, allJars));
                 String vo = ClockRefs.verify(rw.original, jarLoader);
                 String vr = ClockRefs.verify(rw.rewritten, jarLoader);
                 if (vo.isEmpty() && vr.isEmpty()) {
@@ -185,7 +191,9 @@ class CorpusRewriteTest {
             int defined = 0;
             int linked = 0;
             int sameFailure = 0;
-            List<Rewritten> loadable = rewritten.stream().filter(r -> !r.versioned).collect(Collectors.toList());
+            // The JDK's own classes cannot be defined again outside the boot layer (java.* is refused).
+            List<Rewritten> loadable = rewritten.stream().filter(r -> !r.versioned && r.jar != null)
+                    .collect(Collectors.toList());
             int step = Math.max(1, loadable.size() / DEFINE_SAMPLE);
             for (int i = 0; i < loadable.size() && defined < DEFINE_SAMPLE; i += step) {
                 Rewritten rw = loadable.get(i);
@@ -206,9 +214,10 @@ class CorpusRewriteTest {
                 l.close();
             }
 
-            System.err.printf("corpus: %d jars, %d classes examined, %d mention java/lang/System (text),"
-                            + " %d name the class, %d rewritten (%d call sites), %d unreadable%n",
-                    jars.size(), examined, mentionsText, mentionsClass, rewritten.size(), totalSites, unreadable);
+            System.err.printf("corpus: the runtime image (%d classes, %d rewritten) and %d jars, %d classes examined,"
+                            + " %d mention java/lang/System (text), %d name the class, %d rewritten (%d call sites),"
+                            + " %d unreadable%n",
+                    jdkClasses, rewritten.stream().filter(r -> r.jar == null).count(), jars.size(), examined, mentionsText, mentionsClass, rewritten.size(), totalSites, unreadable);
             System.err.printf("corpus: CheckClassAdapter: %d verify before and after, %d originals do not verify"
                             + " (same output after rewrite); JVM define+link sample: %d defined, %d linked,"
                             + " %d failed identically; %d problems%n",
@@ -226,13 +235,43 @@ class CorpusRewriteTest {
 
             assertTrue(problems.isEmpty(), problems.size() + " problems, first: "
                     + problems.stream().limit(5).collect(Collectors.joining("\n")));
-            assertTrue(examined >= 2000, "only " + examined + " classes in " + repo);
+            assertTrue(examined >= 20_000, "only " + examined + " classes in the runtime image and " + repo);
             assertEquals(0, prefilterMisses, "classes with clock calls that the byte pre-filter missed");
-            assertTrue(rewritten.size() >= 50, "only " + rewritten.size() + " classes rewritten");
+            assertTrue(rewritten.size() >= 200, "only " + rewritten.size() + " classes rewritten");
             assertTrue(originalDoesNotVerify * 10 <= rewritten.size(),
                     originalDoesNotVerify + " of " + rewritten.size() + " originals unverifiable");
             assertTrue(linked * 2 >= defined, "only " + linked + " of " + defined + " sample classes linked");
         }
+    }
+
+    /** One class file of the corpus; {@code jar} is null for the JDK's runtime image. */
+    static final class ClassFile {
+        final Path jar;
+        final String name;
+        final byte[] bytes;
+
+        ClassFile(Path jar, String name, byte[] bytes) {
+            this.jar = jar;
+            this.name = name;
+            this.bytes = bytes;
+        }
+    }
+
+    /** Every class of the running JDK's modules (jrt:/), the largest body of real clock callers. */
+    private static List<ClassFile> runtimeImage() throws IOException {
+        List<ClassFile> out = new ArrayList<>();
+        java.nio.file.FileSystem jrt = java.nio.file.FileSystems.getFileSystem(java.net.URI.create("jrt:/"));
+        try (Stream<Path> s = Files.walk(jrt.getPath("/modules"))) {
+            for (Path p : (Iterable<Path>) s.filter(f -> f.toString().endsWith(".class"))::iterator) {
+                if (p.getFileName().toString().equals("module-info.class")) {
+                    continue;
+                }
+                // /modules/<module>/<package path>/Name.class
+                String name = p.subpath(2, p.getNameCount()).toString();
+                out.add(new ClassFile(null, name, Files.readAllBytes(p)));
+            }
+        }
+        return out;
     }
 
     /** Verifier output with the owners mapped back and the stack frames of the test itself dropped. */
