@@ -24,6 +24,8 @@ import java.util.Set;
  */
 public final class NativeLibraryExtractor {
     public static final String LIBRARY_FILE = "libfastclock.so";
+    private static final String REMEDY = "point java.io.tmpdir at a writable local directory or fastclock.library"
+            + " at an installed libfastclock.so";
 
     private NativeLibraryExtractor() {}
 
@@ -66,6 +68,8 @@ public final class NativeLibraryExtractor {
             }
             try (OutputStream out = new FileOutputStream(file.toFile())) {
                 out.write(library);
+            } catch (IOException e) {
+                throw cannotWrite(file, e);
             }
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r-x------"));
             checkPrivate(file, PosixFilePermissions.fromString("r-x------"), false);
@@ -94,12 +98,15 @@ public final class NativeLibraryExtractor {
             } catch (FileAlreadyExistsException e) {
                 last = e;
             } catch (IOException | UnsupportedOperationException e) {
-                throw new IOException("cannot create a private directory in " + tempRoot + " (" + e
-                        + "); point java.io.tmpdir at a writable local directory or fastclock.library at an installed "
-                        + "libfastclock.so", e);
+                throw new IOException("cannot create a private directory in " + tempRoot + " (" + e + "); " + REMEDY, e);
             }
         }
         throw last;
+    }
+
+    /** A full disk, a quota: names the file and what the user can do (the JDK's message has neither). */
+    private static IOException cannotWrite(Path file, IOException e) {
+        return new IOException("cannot write " + file + " (" + e.getMessage() + "); " + REMEDY, e);
     }
 
     /** SplitMix64's finaliser: spreads the bits of the seed (no Random/SecureRandom to load). */
@@ -118,10 +125,18 @@ public final class NativeLibraryExtractor {
         try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
             in.transferTo(out);
+        } catch (IOException e) {
+            deleteQuietly(file); // the caller never learns the name of a half-written file
+            throw cannotWrite(file, e);
         }
         Set<PosixFilePermission> expected = PosixFilePermissions.fromString(permissions);
-        Files.setPosixFilePermissions(file, expected);
-        checkPrivate(file, expected, false);
+        try {
+            Files.setPosixFilePermissions(file, expected);
+            checkPrivate(file, expected, false);
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(file);
+            throw e;
+        }
         return file;
     }
 
