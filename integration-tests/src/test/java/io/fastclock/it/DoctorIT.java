@@ -38,6 +38,37 @@ class DoctorIT {
         assertFalse(json.path("auto").path("active").asBoolean(), "auto must leave this tsc machine alone\n" + r.stdout);
         assertTrue(json.path("forcedOn").path("active").asBoolean(), r.stdout);
         assertEquals("tsc", json.path("forcedOn").path("nanos").path("backend").asText(), r.stdout);
+        assertMillisLagKeepsTheContract(json, r);
+    }
+
+    /**
+     * Every millis backend the doctor could build here has a measured lag, and it is within what the
+     * backend states. A contract bound, not a timing threshold: the doctor brackets each read with
+     * reference reads so that a descheduled thread can only make the measured lag smaller.
+     */
+    private static void assertMillisLagKeepsTheContract(JsonNode json, ForkedJvm.Result r) {
+        JsonNode lag = json.path("millisLag");
+        assertTrue(lag.path("reference").asText().contains("CLOCK_REALTIME"), r.stdout);
+        JsonNode backends = lag.path("backends");
+        // The JNI library loads and the TSC is usable here (asserted above); jna-coarse wherever JNA loaded.
+        assertTrue(backends.has("coarse") && backends.has("tsc"), "no measured lag for coarse or tsc\n" + r.stdout);
+        assertEquals(json.path("jna").path("available").asBoolean(), backends.has("jna-coarse"), r.stdout);
+        long aheadBound = lag.path("aheadBoundNs").asLong();
+        assertEquals(1_000_000L, aheadBound, r.stdout);
+        backends.fields().forEachRemaining(e -> {
+            JsonNode b = e.getValue();
+            String what = e.getKey() + ": " + b + "\n" + r.stdout;
+            assertTrue(b.path("reads").asLong() > 0, what);
+            assertTrue(b.path("statedLagNs").isNumber(), what);
+            assertTrue(b.path("worstBehindNs").isNumber() && b.path("worstAheadNs").isNumber(), what);
+            assertTrue(b.path("worstBehindNs").asLong() <= b.path("statedLagNs").asLong(),
+                    "measured lag over the stated lag: " + what);
+            assertTrue(b.path("worstAheadNs").asLong() <= aheadBound, "ran ahead by more than 1 ms: " + what);
+            assertTrue(b.path("withinContract").asBoolean(), what);
+        });
+        long tick = json.path("native").path("realtimeCoarseResolutionNs").asLong();
+        assertEquals(2 * tick, backends.path("coarse").path("statedLagNs").asLong(), r.stdout);
+        assertEquals(1_000_000L, backends.path("tsc").path("statedLagNs").asLong(), r.stdout);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -49,6 +80,8 @@ class DoctorIT {
         assertTrue(r.stdout.contains("auto (the default): inactive"), r.stdout);
         assertTrue(r.stdout.contains("mode=on (forced): ACTIVE"), r.stdout);
         assertTrue(r.stdout.contains("System.currentTimeMillis()"), r.stdout);
+        assertTrue(r.stdout.contains("Millis lag against CLOCK_REALTIME"), r.stdout);
+        assertTrue(r.stdout.matches("(?s).*\\n  coarse +[0-9]+ +-?[0-9.]+ [mun]s +[0-9.]+ ms +-?[0-9.]+ [mun]s +kept\\n.*"), r.stdout);
     }
 
     @ParameterizedTest(name = "{0}")
