@@ -6,8 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -86,11 +92,64 @@ class DoctorIT {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
+    void anUnknownArgumentIsAUsageError(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = doctor(jdk, "--jsn").run();
+        assertEquals(2, r.exitCode, r.toString());
+        assertEquals("", r.stdout, r.toString());
+        assertTrue(r.stderr.contains("unknown argument '--jsn'"), r.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
     void aMachineItCannotReadIsReportedNotACrash(Jdk jdk) throws Exception {
         ForkedJvm.Result r = ForkedJvm.on(jdk).withoutAgent().jvmArg("-Dfastclock.sysfs=" + temp.resolve("none"),
                 "-Dfastclock.procfs=" + temp.resolve("none")).jar(ForkedJvm.agentJar(), "--json").run();
         assertEquals(0, r.exitCode, r.toString());
         JsonNode json = new ObjectMapper().readTree(r.stdout);
         assertTrue(json.path("machine").path("problems").size() > 0, r.stdout);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void anUnexpectedFailureIsOneLineAndExitStatus0(Jdk jdk) throws Exception {
+        // A jar missing one class the report needs stands for any failure nobody anticipated.
+        Path broken = withoutEntries(ForkedJvm.agentJar(), temp.resolve("fastclock-broken.jar"),
+                "io/fastclock/measure/MillisLagMeter");
+        ForkedJvm.Result json = ForkedJvm.on(jdk).withoutAgent().jar(broken, "--json").run();
+        assertEquals(0, json.exitCode, json.toString());
+        assertTrue(new ObjectMapper().readTree(json.stdout).path("error").asText()
+                .startsWith("fastclock doctor: could not complete the report: java.lang.NoClassDefFoundError"), json.toString());
+        assertOneLine(json);
+
+        ForkedJvm.Result text = ForkedJvm.on(jdk).withoutAgent().jar(broken).run();
+        assertEquals(0, text.exitCode, text.toString());
+        assertEquals("", text.stdout, text.toString());
+        assertOneLine(text);
+    }
+
+    private static void assertOneLine(ForkedJvm.Result r) {
+        String err = r.stderr.trim();
+        assertEquals(1, err.split("\n").length, "one line, no stack trace\n" + r);
+        assertTrue(err.startsWith("fastclock doctor: could not complete the report: ") && err.contains("MillisLagMeter"),
+                r.toString());
+    }
+
+    /** A copy of a jar without the entries whose names start with any of the prefixes. */
+    private static Path withoutEntries(Path jar, Path copy, String... prefixes) throws Exception {
+        try (InputStream raw = Files.newInputStream(jar); ZipInputStream in = new ZipInputStream(raw);
+             OutputStream rawOut = Files.newOutputStream(copy); ZipOutputStream out = new ZipOutputStream(rawOut)) {
+            entries:
+            for (ZipEntry e; (e = in.getNextEntry()) != null; ) {
+                for (String prefix : prefixes) {
+                    if (e.getName().startsWith(prefix)) {
+                        continue entries;
+                    }
+                }
+                out.putNextEntry(new ZipEntry(e.getName()));
+                in.transferTo(out);
+                out.closeEntry();
+            }
+        }
+        return copy;
     }
 }
