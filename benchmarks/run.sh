@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Runs fastclock's benchmarks on this machine and regenerates docs/BENCHMARKS.md.
 #
-#   benchmarks/run.sh --quick   # ~12 min on a 2-core VM: 1 fork, 2x1 s warm-up, 3x1 s measurement
-#   benchmarks/run.sh --full    # 2 forks, 3x1 s warm-up, 5x2 s measurement, both JMH modes
+#   benchmarks/run.sh --quick   # 1 fork, 2x1 s warm-up, 3x1 s measurement, average time (calls/s derived):
+#                               # every clock at 1 thread, the main clocks again at all cores
+#   benchmarks/run.sh --full    # 2 forks, 3x1 s warm-up, 5x2 s measurement, both JMH modes; every clock
+#                               # at 1 thread and at all cores, the scaling set at 1..2x cores
+#
+# --quick on a 2-core VM, per machine: 19 benchmarks at 1 thread + 17 at all cores = 36 forks of
+# 5 s measured plus ~1-2.5 s of JVM start and set-up, so 3.6-4.5 min; 11-14 min for the three
+# machines, plus ~1/2 min for the start-up harness. (Oversubscribed threads, 2x cores, only in --full.)
 #
 # Options: --no-build (reuse benchmarks/target/benchmarks.jar and agent/target/fastclock.jar),
 #          --report-only (only regenerate docs/BENCHMARKS.md from benchmarks/results/).
@@ -78,24 +84,38 @@ if [ "$report_only" = 1 ]; then report; exit 0; fi
 
 if [ "$mode" = quick ]; then
   jmh_opts=(-f 1 -wi 2 -w 1s -i 3 -r 1s -bm avgt)
-  # Everything at 1 thread; the scaling set (and the two peers of the headline ratios) also at
-  # all cores and at 2x cores.
+  # Every clock at 1 thread; the main clocks also at all cores (below). No 2x-cores point: it
+  # would push a quick run past ~15 minutes on a 2-core machine.
   suite_threads="1"
-  scale_threads="$max_threads $scale_max"
+  main_threads="$max_threads"
+  scale_threads=""
   startup_runs=21
   load_runs=10
 else
   jmh_opts=(-f 2 -wi 3 -w 1s -i 5 -r 2s -bm avgt,thrpt)
   suite_threads="1 $max_threads"
+  main_threads=""
   scale_threads=$(seq -s ' ' 1 "$scale_max")
   startup_runs=25
   load_runs=15
 fi
-suite='io.fastclock.bench.(SystemClockBench|FastClockBench|PeerClockBench)\.'
+# Every clock: the system clocks, Instant.now, the peers, and fastclock's millis through each
+# backend. FastClockBench.nanoTime runs apart, without jna-coarse: that backend serves millis only,
+# so its nanoTime would measure the system clock a second time.
+suite='io.fastclock.bench.(SystemClockBench|PeerClockBench)\.|io.fastclock.bench.FastClockBench\.currentTimeMillis$'
+suite_nanos='io.fastclock.bench.FastClockBench\.nanoTime$'
+nanos_backends=system,coarse,tsc
+# The main clocks (--quick at all cores): the same, minus fastclock's "system" backend, which is the
+# system clock behind FastClock's static final and is measured at 1 thread.
+main_millis_backends=coarse,tsc,jna-coarse
+main_nanos_backends=coarse,tsc
 peer_scale='io.fastclock.bench.PeerClockBench\.(log4jCachedClock|openhftTickerTicks)$'
 
 mkdir -p "$results"
 rm -f "$results"/*.json "$results"/*.log
+# What JMH's JSON does not record and the report needs: the coarse clocks' tick (clock_getres).
+"$java" -cp "$jar" io.fastclock.bench.report.MachineInfo "$results/machine.json" \
+  || echo "run.sh: could not record the coarse clock's tick; the report will describe it in general" >&2
 
 # run_jmh LABEL TAG THREADS ARGS... : one JMH invocation, JSON to results/LABEL.TAG.tN.json
 run_jmh() {
@@ -112,6 +132,12 @@ run_machine() {
   local label=$1
   for t in $suite_threads; do
     run_jmh "$label" suite "$t" "$suite"
+    run_jmh "$label" suitenanos "$t" "$suite_nanos" -p backend="$nanos_backends"
+  done
+  for t in $main_threads; do
+    case " $suite_threads " in *" $t "*) continue ;; esac
+    run_jmh "$label" main "$t" "$suite" -p backend="$main_millis_backends"
+    run_jmh "$label" mainnanos "$t" "$suite_nanos" -p backend="$main_nanos_backends"
   done
   for t in $scale_threads; do
     case " $suite_threads " in *" $t "*) continue ;; esac

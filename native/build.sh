@@ -14,6 +14,37 @@ fail() { echo "fastclock native build: $*" >&2; exit 1; }
 cc=${CC:-gcc}
 command -v "$cc" >/dev/null 2>&1 || fail "no C compiler ('$cc' not found). Install gcc: apt-get install gcc (Debian/Ubuntu) or dnf install gcc."
 
+cflags=(-O2 -std=c11 -fPIC -Wall -Wextra -Werror -fvisibility=default)
+mkdir -p "$target_dir"
+
+# A compiler without the C library's headers and link files (gcc without libc6-dev) fails on the
+# first #include; say what to install instead of showing that error alone. The probe includes what
+# the real sources include from libc and links a shared object the same way.
+probe_dir="$target_dir/cc-probe"
+mkdir -p "$probe_dir"
+cat >"$probe_dir/probe.c" <<'PROBE'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+int fastclock_probe(void);
+int fastclock_probe(void) {
+    struct timespec ts;
+    return clock_gettime(CLOCK_MONOTONIC, &ts) == 0 ? 0 : errno;
+}
+PROBE
+if ! "$cc" "${cflags[@]}" -shared -o "$probe_dir/libprobe.so" "$probe_dir/probe.c" -pthread 2>"$probe_dir/errors.txt"; then
+  said=$(grep -m1 -E 'error|cannot find' "$probe_dir/errors.txt" || head -n1 "$probe_dir/errors.txt" || true)
+  said=${said##*error: }
+  fail "'$cc' is installed but cannot build against the C library${said:+ ($said)}. Install the C library headers: apt-get install libc6-dev (Debian/Ubuntu; or build-essential) or dnf install glibc-devel."
+fi
+rm -rf "$probe_dir"
+
 # Maven reports java.home; on JDK 8 layouts that is the jre/ directory.
 jni_include=""
 for candidate in "$java_home/include" "$java_home/../include"; do
@@ -29,9 +60,8 @@ case "$(uname -m)" in
 esac
 [ "$os" = linux ] || fail "only Linux is supported (this is $os)."
 
-cflags=(-O2 -std=c11 -fPIC -Wall -Wextra -Werror -fvisibility=default)
 out_dir="$classes_dir/META-INF/native/$os-$arch"
-mkdir -p "$out_dir" "$target_dir"
+mkdir -p "$out_dir"
 
 "$cc" "${cflags[@]}" -shared -I"$jni_include" -I"$jni_include/$os" \
   -o "$out_dir/libfastclock.so" "$here/src/main/c/fastclock.c" -pthread

@@ -4,7 +4,9 @@ import io.fastclock.agent.MachineProbe;
 import io.fastclock.agent.TscClockStarter;
 import io.fastclock.config.Settings;
 import io.fastclock.measure.JavaCostMeter;
+import io.fastclock.measure.MillisLagMeter;
 import io.fastclock.measure.NativeCostMeter;
+import io.fastclock.probe.Backend;
 import io.fastclock.probe.Choice;
 import io.fastclock.probe.Decision;
 import io.fastclock.probe.DecisionMaker;
@@ -20,7 +22,9 @@ import io.fastclock.runtime.TscClock;
 import io.fastclock.runtime.TscNanos;
 import io.fastclock.runtime.TscTrust;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +35,8 @@ import java.util.function.LongSupplier;
 final class DoctorReport {
     private static final long ROUND_NANOS = 100_000_000L;
     private static final int ROUNDS = 5;
+    /** How long the millis backends are read against the reference, all of them in turn. */
+    private static final long LAG_NANOS = 120_000_000L;
 
     private final MachineProbe probe;
     private final Decision forced;
@@ -38,15 +44,30 @@ final class DoctorReport {
     private final Map<String, Double> nativeCosts;
     private final TscClock tsc;
     private final String tscStartProblem;
+    private final MillisLag millisLag;
 
     private DoctorReport(MachineProbe probe, Decision forced, Map<String, Double> javaCosts,
-                         Map<String, Double> nativeCosts, TscClock tsc, String tscStartProblem) {
+                         Map<String, Double> nativeCosts, TscClock tsc, String tscStartProblem, MillisLag millisLag) {
         this.probe = probe;
         this.forced = forced;
         this.javaCosts = javaCosts;
         this.nativeCosts = nativeCosts;
         this.tsc = tsc;
         this.tscStartProblem = tscStartProblem;
+        this.millisLag = millisLag;
+    }
+
+    /** The measured lag of each millis backend present, with the lag it states. */
+    private static final class MillisLag {
+        final String reference;
+        final List<MillisLagMeter.Result> results;
+        final Map<String, Long> statedLagNs;
+
+        MillisLag(String reference, List<MillisLagMeter.Result> results, Map<String, Long> statedLagNs) {
+            this.reference = reference;
+            this.results = results;
+            this.statedLagNs = statedLagNs;
+        }
     }
 
     static DoctorReport collect(Settings settings) {
@@ -102,7 +123,48 @@ final class DoctorReport {
                 javaCosts.put("FastClock.nanoTime() -> " + nanos.name(), measure(FastClock::nanoTime));
             }
         }
-        return new DoctorReport(probe, forced, javaCosts, nativeCosts, tsc, tscProblem);
+        MillisLag lag = measureMillisLag(probe, tsc);
+        return new DoctorReport(probe, forced, javaCosts, nativeCosts, tsc, tscProblem, lag);
+    }
+
+    /**
+     * Each millis backend present (coarse and tsc through the JNI library, jna-coarse where JNA
+     * loaded) against a nanosecond CLOCK_REALTIME: clock_gettime through the JNI library when it
+     * loaded, else Instant.now() (CLOCK_REALTIME as well on JDK 15+).
+     */
+    private static MillisLag measureMillisLag(MachineProbe probe, TscClock tsc) {
+        Map<String, LongSupplier> backends = new LinkedHashMap<>();
+        Map<String, Long> stated = new LinkedHashMap<>();
+        long res = probe.measurements.coarseResolutionNs();
+        if (probe.nativeResult.loaded()) {
+            backends.put(Backend.COARSE.settingName(), new CoarseMillis()::read);
+            stated.put(Backend.COARSE.settingName(), DecisionMaker.statedMillisLagNs(Backend.COARSE, res));
+        }
+        if (tsc != null) {
+            backends.put(Backend.TSC.settingName(), tsc::currentTimeMillis);
+            stated.put(Backend.TSC.settingName(), DecisionMaker.statedMillisLagNs(Backend.TSC, res));
+        }
+        if (probe.jna != null && probe.jna.available()) {
+            backends.put(Backend.JNA_COARSE.settingName(), probe.jna.clock::read);
+            stated.put(Backend.JNA_COARSE.settingName(), DecisionMaker.statedMillisLagNs(Backend.JNA_COARSE, res));
+        }
+        String referenceName;
+        LongSupplier reference;
+        if (probe.nativeResult.loaded()) {
+            referenceName = "clock_gettime(CLOCK_REALTIME) through JNI";
+            reference = () -> NativeClocks.clockGettime(NativeClocks.CLOCK_REALTIME);
+        } else {
+            referenceName = "Instant.now()";
+            reference = DoctorReport::instantNanos;
+        }
+        List<MillisLagMeter.Result> results = backends.isEmpty() ? Collections.<MillisLagMeter.Result>emptyList()
+                : MillisLagMeter.measure(backends, reference, System::nanoTime, LAG_NANOS);
+        return new MillisLag(referenceName, results, stated);
+    }
+
+    private static long instantNanos() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     private static Settings forcedOn() {
@@ -185,10 +247,45 @@ final class DoctorReport {
             }
         }
 
+        millisLagText(out);
+
         out.append("\nWhat -javaagent:fastclock.jar would do here\n");
         decision(out, "auto (the default)", probe.decision);
         decision(out, "mode=on (forced)", forced);
         return out.toString();
+    }
+
+    private void millisLagText(StringBuilder out) {
+        if (millisLag.results.isEmpty()) {
+            return;
+        }
+        out.append("\nMillis lag against CLOCK_REALTIME (").append(millisLag.reference).append(" before and after each read; ")
+                .append(LAG_NANOS / 1_000_000).append(" ms of interleaved reads)\n");
+        out.append("  A value b stands for the millisecond [b, b+1): behind = reference - (b+1) ms, ahead = b ms - reference;\n"
+                + "  0 or less is never. The contract: behind at most the stated lag L, ahead at most 1 ms.\n");
+        out.append(String.format(Locale.ROOT, "  %-12s %9s %14s %14s %14s  %s%n", "backend", "reads", "worst behind", "stated lag L",
+                "worst ahead", "contract"));
+        for (MillisLagMeter.Result r : millisLag.results) {
+            long stated = millisLag.statedLagNs.get(r.backend);
+            String verdict = r.reads == 0 ? "no reads" : stated < 0 ? "no lag stated (coarse resolution unknown or too coarse)"
+                    : r.within(stated) ? "kept"
+                    : r.worstBehindNs > stated ? "BROKEN: behind by more than the stated lag" : "BROKEN: ahead by more than 1 ms";
+            out.append(String.format(Locale.ROOT, "  %-12s %9d %14s %14s %14s  %s%n", r.backend, r.reads,
+                    r.reads == 0 ? "-" : msPrecise(r.worstBehindNs), stated < 0 ? "unknown" : msPrecise(stated),
+                    r.reads == 0 ? "-" : msPrecise(r.worstAheadNs), verdict));
+        }
+    }
+
+    /** "4.702 ms", "-17.3 us", "-37 ns": µs precision, in the unit that fits. */
+    private static String msPrecise(long nanos) {
+        long abs = Math.abs(nanos);
+        if (abs >= 1_000_000L) {
+            return String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
+        }
+        if (abs >= 1_000L) {
+            return String.format(Locale.ROOT, "%.1f us", nanos / 1e3);
+        }
+        return nanos + " ns";
     }
 
     private String jnaLine() {
@@ -292,9 +389,30 @@ final class DoctorReport {
 
         root.put("javaNanosPerCall", new LinkedHashMap<String, Object>(javaCosts));
         root.put("nativeNanosPerCall", new LinkedHashMap<String, Object>(nativeCosts));
+        root.put("millisLag", millisLagMap());
         root.put("auto", decisionMap(probe.decision));
         root.put("forcedOn", decisionMap(forced));
         return root;
+    }
+
+    private Map<String, Object> millisLagMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("reference", millisLag.reference);
+        m.put("durationMs", LAG_NANOS / 1_000_000);
+        m.put("aheadBoundNs", MillisLagMeter.AHEAD_BOUND_NS);
+        Map<String, Object> backends = new LinkedHashMap<>();
+        for (MillisLagMeter.Result r : millisLag.results) {
+            long stated = millisLag.statedLagNs.get(r.backend);
+            Map<String, Object> b = new LinkedHashMap<>();
+            b.put("reads", r.reads);
+            b.put("worstBehindNs", r.reads == 0 ? null : r.worstBehindNs);
+            b.put("statedLagNs", stated < 0 ? null : stated);
+            b.put("worstAheadNs", r.reads == 0 ? null : r.worstAheadNs);
+            b.put("withinContract", stated < 0 ? null : r.within(stated));
+            backends.put(r.backend, b);
+        }
+        m.put("backends", backends);
+        return m;
     }
 
     private static List<String> tscFlagList(MachineFacts f) {

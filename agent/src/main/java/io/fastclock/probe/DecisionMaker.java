@@ -41,6 +41,27 @@ public final class DecisionMaker {
     /** The stated lag of the TSC-derived currentTimeMillis. */
     public static final long TSC_MILLIS_LAG_NS = 1_000_000L;
 
+    /**
+     * The lag L a currentTimeMillis backend states (the clock contract's [reference - L, reference + 1 ms]):
+     * coarse and jna-coarse two ticks of CLOCK_REALTIME_COARSE, tsc {@link #TSC_MILLIS_LAG_NS}, system 0;
+     * -1 when it cannot be stated: a coarse clock whose resolution is unknown or coarser than
+     * {@link #MAX_COARSE_RESOLUTION_NS} (such a clock is never used).
+     *
+     * @param coarseResolutionNs clock_getres(CLOCK_REALTIME_COARSE), or -1 if unknown
+     */
+    public static long statedMillisLagNs(Backend backend, long coarseResolutionNs) {
+        switch (backend) {
+            case SYSTEM:
+                return 0;
+            case TSC:
+                return TSC_MILLIS_LAG_NS;
+            case COARSE:
+            case JNA_COARSE:
+            default:
+                return coarseResolutionNs > 0 && coarseResolutionNs <= MAX_COARSE_RESOLUTION_NS ? 2 * coarseResolutionNs : -1;
+        }
+    }
+
     private static final String MILLIS = "System.currentTimeMillis";
     private static final String NANOS = "System.nanoTime";
 
@@ -262,9 +283,10 @@ public final class DecisionMaker {
             return Eval.no("CLOCK_REALTIME_COARSE through JNI was not measurably faster (" + ns(ns) + ")");
         }
         long res = c.m.coarseResolutionNs();
+        long lag = statedMillisLagNs(Backend.COARSE, res);
         String what = "CLOCK_REALTIME_COARSE through JNI (" + ns(ns) + " a read), which ticks every " + ms(res)
-                + " and lags the system clock by up to " + ms(2 * res) + ".";
-        return new Eval(new Choice(Backend.COARSE, sentence(prefix, "currentTimeMillis uses " + what), 2 * res), null);
+                + " and lags the system clock by up to " + ms(lag) + ".";
+        return new Eval(new Choice(Backend.COARSE, sentence(prefix, "currentTimeMillis uses " + what), lag), null);
     }
 
     private Eval tscMillis(Ctx c, boolean requireFaster, String prefix) {
@@ -275,9 +297,10 @@ public final class DecisionMaker {
         if (requireFaster && !faster(ns, c.m.realtimeNs())) {
             return Eval.no("the TSC clock was not measurably faster (" + ns(ns) + ")");
         }
+        long lag = statedMillisLagNs(Backend.TSC, c.m.coarseResolutionNs());
         String what = "the TSC clock (" + ns(ns) + " a read), which keeps within "
-                + ms(TSC_MILLIS_LAG_NS) + " of the system clock.";
-        return new Eval(new Choice(Backend.TSC, sentence(prefix, "currentTimeMillis uses " + what), TSC_MILLIS_LAG_NS), null);
+                + ms(lag) + " of the system clock.";
+        return new Eval(new Choice(Backend.TSC, sentence(prefix, "currentTimeMillis uses " + what), lag), null);
     }
 
     /** @param explicit requested by name: JNA measured slower than the system clock is then still allowed */
@@ -296,9 +319,10 @@ public final class DecisionMaker {
             return Eval.no("CLOCK_REALTIME_COARSE through JNA costs " + ns(ns) + ", no less than the system clock");
         }
         long res = c.m.coarseResolutionNs();
+        long lag = statedMillisLagNs(Backend.JNA_COARSE, res);
         String what = "CLOCK_REALTIME_COARSE through JNA (" + ns(ns) + " a read), which ticks every " + ms(res)
-                + " and lags the system clock by up to " + ms(2 * res) + ".";
-        return new Eval(new Choice(Backend.JNA_COARSE, sentence(prefix, "currentTimeMillis uses " + what), 2 * res), null);
+                + " and lags the system clock by up to " + ms(lag) + ".";
+        return new Eval(new Choice(Backend.JNA_COARSE, sentence(prefix, "currentTimeMillis uses " + what), lag), null);
     }
 
     // ---------------------------------------------------------------- nanoTime

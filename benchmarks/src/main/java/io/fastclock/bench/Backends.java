@@ -2,12 +2,14 @@ package io.fastclock.bench;
 
 import io.fastclock.agent.TscClockStarter;
 import io.fastclock.measure.TscChecks;
+import io.fastclock.nativelib.JnaLoader;
 import io.fastclock.nativelib.NativeLibraryExtractor;
 import io.fastclock.nativelib.NativeLibraryLoader;
 import io.fastclock.runtime.ClockRegistry;
 import io.fastclock.runtime.CoarseMillis;
 import io.fastclock.runtime.CoarseNanos;
 import io.fastclock.runtime.FastClock;
+import io.fastclock.runtime.LongClock;
 import io.fastclock.runtime.RuntimeLog;
 import io.fastclock.runtime.SystemMillis;
 import io.fastclock.runtime.SystemNanos;
@@ -52,8 +54,18 @@ public final class Backends {
                 ClockRegistry.install(new TscMillis(clock), new TscNanos(clock));
                 break;
             }
+            case "jna-coarse": {
+                // As the agent builds it where libfastclock cannot load: JNA from the agent jar's
+                // nested copy, in a private loader. It serves millis only; nanoTime stays on the system clock.
+                JnaLoader.Result jna = JnaLoader.load(NativeLibraryExtractor.defaultTempRoot(), LongClock.class.getClassLoader());
+                if (!jna.available()) {
+                    throw new IllegalStateException("jna-coarse: " + jna.problem);
+                }
+                ClockRegistry.install(jna.clock, new SystemNanos());
+                break;
+            }
             default:
-                throw new IllegalArgumentException("backend: " + backend + " (accepted: system, coarse, tsc)");
+                throw new IllegalArgumentException("backend: " + backend + " (accepted: system, coarse, tsc, jna-coarse)");
         }
         // Seal now, outside the measured region, and verify what was installed.
         String m = FastClock.millisBackend();

@@ -6,8 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -38,6 +44,37 @@ class DoctorIT {
         assertFalse(json.path("auto").path("active").asBoolean(), "auto must leave this tsc machine alone\n" + r.stdout);
         assertTrue(json.path("forcedOn").path("active").asBoolean(), r.stdout);
         assertEquals("tsc", json.path("forcedOn").path("nanos").path("backend").asText(), r.stdout);
+        assertMillisLagKeepsTheContract(json, r);
+    }
+
+    /**
+     * Every millis backend the doctor could build here has a measured lag, and it is within what the
+     * backend states. A contract bound, not a timing threshold: the doctor brackets each read with
+     * reference reads so that a descheduled thread can only make the measured lag smaller.
+     */
+    private static void assertMillisLagKeepsTheContract(JsonNode json, ForkedJvm.Result r) {
+        JsonNode lag = json.path("millisLag");
+        assertTrue(lag.path("reference").asText().contains("CLOCK_REALTIME"), r.stdout);
+        JsonNode backends = lag.path("backends");
+        // The JNI library loads and the TSC is usable here (asserted above); jna-coarse wherever JNA loaded.
+        assertTrue(backends.has("coarse") && backends.has("tsc"), "no measured lag for coarse or tsc\n" + r.stdout);
+        assertEquals(json.path("jna").path("available").asBoolean(), backends.has("jna-coarse"), r.stdout);
+        long aheadBound = lag.path("aheadBoundNs").asLong();
+        assertEquals(1_000_000L, aheadBound, r.stdout);
+        backends.fields().forEachRemaining(e -> {
+            JsonNode b = e.getValue();
+            String what = e.getKey() + ": " + b + "\n" + r.stdout;
+            assertTrue(b.path("reads").asLong() > 0, what);
+            assertTrue(b.path("statedLagNs").isNumber(), what);
+            assertTrue(b.path("worstBehindNs").isNumber() && b.path("worstAheadNs").isNumber(), what);
+            assertTrue(b.path("worstBehindNs").asLong() <= b.path("statedLagNs").asLong(),
+                    "measured lag over the stated lag: " + what);
+            assertTrue(b.path("worstAheadNs").asLong() <= aheadBound, "ran ahead by more than 1 ms: " + what);
+            assertTrue(b.path("withinContract").asBoolean(), what);
+        });
+        long tick = json.path("native").path("realtimeCoarseResolutionNs").asLong();
+        assertEquals(2 * tick, backends.path("coarse").path("statedLagNs").asLong(), r.stdout);
+        assertEquals(1_000_000L, backends.path("tsc").path("statedLagNs").asLong(), r.stdout);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -49,6 +86,17 @@ class DoctorIT {
         assertTrue(r.stdout.contains("auto (the default): inactive"), r.stdout);
         assertTrue(r.stdout.contains("mode=on (forced): ACTIVE"), r.stdout);
         assertTrue(r.stdout.contains("System.currentTimeMillis()"), r.stdout);
+        assertTrue(r.stdout.contains("Millis lag against CLOCK_REALTIME"), r.stdout);
+        assertTrue(r.stdout.matches("(?s).*\\n  coarse +[0-9]+ +-?[0-9.]+ [mun]s +[0-9.]+ ms +-?[0-9.]+ [mun]s +kept\\n.*"), r.stdout);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void anUnknownArgumentIsAUsageError(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = doctor(jdk, "--jsn").run();
+        assertEquals(2, r.exitCode, r.toString());
+        assertEquals("", r.stdout, r.toString());
+        assertTrue(r.stderr.contains("unknown argument '--jsn'"), r.toString());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -59,5 +107,49 @@ class DoctorIT {
         assertEquals(0, r.exitCode, r.toString());
         JsonNode json = new ObjectMapper().readTree(r.stdout);
         assertTrue(json.path("machine").path("problems").size() > 0, r.stdout);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void anUnexpectedFailureIsOneLineAndExitStatus0(Jdk jdk) throws Exception {
+        // A jar missing one class the report needs stands for any failure nobody anticipated.
+        Path broken = withoutEntries(ForkedJvm.agentJar(), temp.resolve("fastclock-broken.jar"),
+                "io/fastclock/measure/MillisLagMeter");
+        ForkedJvm.Result json = ForkedJvm.on(jdk).withoutAgent().jar(broken, "--json").run();
+        assertEquals(0, json.exitCode, json.toString());
+        assertTrue(new ObjectMapper().readTree(json.stdout).path("error").asText()
+                .startsWith("fastclock doctor: could not complete the report: java.lang.NoClassDefFoundError"), json.toString());
+        assertOneLine(json);
+
+        ForkedJvm.Result text = ForkedJvm.on(jdk).withoutAgent().jar(broken).run();
+        assertEquals(0, text.exitCode, text.toString());
+        assertEquals("", text.stdout, text.toString());
+        assertOneLine(text);
+    }
+
+    private static void assertOneLine(ForkedJvm.Result r) {
+        String err = r.stderr.trim();
+        assertEquals(1, err.split("\n").length, "one line, no stack trace\n" + r);
+        assertTrue(err.startsWith("fastclock doctor: could not complete the report: ") && err.contains("MillisLagMeter"),
+                r.toString());
+    }
+
+    /** A copy of a jar without the entries whose names start with any of the prefixes. */
+    private static Path withoutEntries(Path jar, Path copy, String... prefixes) throws Exception {
+        try (InputStream raw = Files.newInputStream(jar); ZipInputStream in = new ZipInputStream(raw);
+             OutputStream rawOut = Files.newOutputStream(copy); ZipOutputStream out = new ZipOutputStream(rawOut)) {
+            entries:
+            for (ZipEntry e; (e = in.getNextEntry()) != null; ) {
+                for (String prefix : prefixes) {
+                    if (e.getName().startsWith(prefix)) {
+                        continue entries;
+                    }
+                }
+                out.putNextEntry(new ZipEntry(e.getName()));
+                in.transferTo(out);
+                out.closeEntry();
+            }
+        }
+        return copy;
     }
 }

@@ -58,6 +58,10 @@ public final class ReportGenerator {
         }
     }
 
+    /** Placeholders in a row's semantics, filled from machine.json (see {@link #semantics(Row)}). */
+    static final String TICK = "{tick}";
+    static final String LAG = "{lag}";
+
     /** The semantics table: what each clock gives up in exchange for its speed. */
     static final List<Row> ROWS = new ArrayList<>();
 
@@ -71,9 +75,14 @@ public final class ReportGenerator {
         ROWS.add(new Row("fc.millis.system", "fastclock millis [system]", "FastClockBench.currentTimeMillis", "system",
                 "what an inactive/auto-declined agent costs: the system clock behind FastClock's static final"));
         ROWS.add(new Row("fc.millis.coarse", "fastclock millis [coarse]", "FastClockBench.currentTimeMillis", "coarse",
-                "CLOCK_REALTIME_COARSE via JNI: resolution one kernel tick (4 ms here), lag up to ~2 ticks; no thread, no calibration"));
+                "CLOCK_REALTIME_COARSE via JNI: resolution one kernel tick (" + TICK + "), lag up to 2 ticks" + LAG
+                        + "; no thread, no calibration"));
         ROWS.add(new Row("fc.millis.tsc", "fastclock millis [tsc]", "FastClockBench.currentTimeMillis", "tsc",
-                "TSC-derived epoch ms, lag ≤ 1 ms; needs invariant TSC + calibration; one anchor thread re-anchoring ~1/s"));
+                "TSC-derived epoch ms, lag ≤ 1 ms; needs invariant TSC + calibration; one anchor thread re-anchoring about "
+                        + "4×/s (250 ms segments)"));
+        ROWS.add(new Row("fc.millis.jna", "fastclock millis [jna-coarse]", "FastClockBench.currentTimeMillis", "jna-coarse",
+                "the fallback where libfastclock cannot load: the same CLOCK_REALTIME_COARSE (same tick and lag as coarse) "
+                        + "through JNA, whose call costs more than the clock; JNA loaded privately at start-up"));
         ROWS.add(new Row("fc.nanos.system", "fastclock nanos [system]", "FastClockBench.nanoTime", "system",
                 "the system clock behind FastClock's static final"));
         ROWS.add(new Row("fc.nanos.coarse", "fastclock nanos [coarse]", "FastClockBench.nanoTime", "coarse",
@@ -118,6 +127,8 @@ public final class ReportGenerator {
     String jmhVersion = "?";
     String jmhSettings = "?";
     boolean thrptMeasured;
+    /** clock_getres(CLOCK_REALTIME_COARSE) of the benchmarked machine from machine.json, or -1. */
+    long coarseTickNs = -1;
 
     public static void main(String[] args) throws IOException {
         Path results = Path.of("benchmarks/results");
@@ -136,6 +147,13 @@ public final class ReportGenerator {
             Path f = results.resolve(m + ".json");
             if (Files.isRegularFile(f)) {
                 g.load(m, JsonParser.parseString(Files.readString(f)).getAsJsonArray());
+            }
+        }
+        Path machine = results.resolve("machine.json");
+        if (Files.isRegularFile(machine)) {
+            JsonObject info = JsonParser.parseString(Files.readString(machine)).getAsJsonObject();
+            if (info.has("realtimeCoarseResolutionNs")) {
+                g.coarseTickNs = info.get("realtimeCoarseResolutionNs").getAsLong();
             }
         }
         JsonObject startup = null;
@@ -249,6 +267,9 @@ public final class ReportGenerator {
         b.append("| kernel | ").append(read("/proc/sys/kernel/osrelease")).append(" |\n");
         b.append("| clocksource | ").append(read("/sys/devices/system/clocksource/clocksource0/current_clocksource"))
                 .append(" (available: ").append(read("/sys/devices/system/clocksource/clocksource0/available_clocksource")).append(") |\n");
+        if (coarseTickNs > 0) {
+            b.append("| coarse clock tick | ").append(millis(coarseTickNs)).append(" (clock_getres(CLOCK_REALTIME_COARSE), recorded by run.sh) |\n");
+        }
         b.append("| JDK | ").append(jdk).append(" |\n");
         b.append("| JMH | ").append(jmhVersion).append(", ").append(jmhSettings).append(", errors are JMH's 99.9% confidence half-width (± score error) |\n\n");
         b.append("Three \"machines\" in one run, the same JMH suite each time:\n\n");
@@ -281,7 +302,7 @@ public final class ReportGenerator {
 
         b.append("## What each clock gives up\n\n| clock | gives up |\n|---|---|\n");
         for (Row r : ROWS) {
-            b.append("| ").append(r.name).append(" | ").append(r.semantics).append(" |\n");
+            b.append("| ").append(r.name).append(" | ").append(semantics(r)).append(" |\n");
         }
         b.append("\nOpenHFT `net.openhft.ticker.Ticker` on this machine: **").append(tickerImpl()).append("**");
         if (tickerImpl().endsWith("JNIClock")) {
@@ -306,6 +327,25 @@ public final class ReportGenerator {
                 + "`java -jar benchmarks/target/benchmarks.jar FastClockBench -p backend=tsc -t 2`; under the simulator prefix "
                 + "`LD_PRELOAD=native/target/libslowclock.so SLOWCLOCK_SPIN_NS=500`.\n");
         return b.toString();
+    }
+
+    /** A row's semantics with the coarse tick filled in: this machine's, when run.sh recorded it, else in general. */
+    String semantics(Row r) {
+        String tick;
+        String lag;
+        if (coarseTickNs > 0) {
+            tick = "clock_getres: " + millis(coarseTickNs) + " on the benchmarked machine";
+            lag = " (" + millis(2 * coarseTickNs) + ")";
+        } else {
+            tick = "1 ms at CONFIG_HZ=1000, 4 ms at 250, 10 ms at 100; clock_getres tells";
+            lag = "";
+        }
+        return r.semantics.replace(TICK, tick).replace(LAG, lag);
+    }
+
+    static String millis(long nanos) {
+        double ms = nanos / 1e6;
+        return (ms == Math.rint(ms) ? String.format(Locale.ROOT, "%.0f", ms) : String.format(Locale.ROOT, "%.3g", ms)) + " ms";
     }
 
     private void headlines(StringBuilder b, JsonObject startup) {

@@ -1,0 +1,54 @@
+package io.fastclock.bench.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import com.google.gson.GsonBuilder;
+import io.fastclock.nativelib.JnaLoader;
+import io.fastclock.nativelib.NativeLibraryExtractor;
+import io.fastclock.nativelib.NativeLibraryLoader;
+import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.NativeClocks;
+
+/**
+ * MachineInfo OUT: what the report needs to know about the benchmarked machine that JMH's JSON does
+ * not record, written by run.sh next to the results: the coarse clocks' tick (clock_getres), so that
+ * "what it gives up" states this machine's tick instead of a guess. A value that cannot be read is
+ * left out and the report phrases it generally.
+ */
+public final class MachineInfo {
+    private MachineInfo() {}
+
+    public static void main(String[] args) throws IOException {
+        if (args.length != 1) {
+            throw new IllegalArgumentException("usage: MachineInfo OUT.json");
+        }
+        Map<String, Object> info = new LinkedHashMap<>();
+        info.put("cpus", Runtime.getRuntime().availableProcessors());
+        NativeLibraryLoader.Result jni = NativeLibraryLoader.load(null, NativeLibraryExtractor.defaultTempRoot(), null);
+        if (jni.loaded()) {
+            putIfKnown(info, "realtimeCoarseResolutionNs", NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE));
+            putIfKnown(info, "monotonicCoarseResolutionNs", NativeClocks.clockGetres(NativeClocks.CLOCK_MONOTONIC_COARSE));
+            info.put("resolutionSource", "clock_getres through libfastclock (JNI)");
+        } else {
+            JnaLoader.Result jna = JnaLoader.load(NativeLibraryExtractor.defaultTempRoot(), LongClock.class.getClassLoader());
+            if (jna.available()) {
+                putIfKnown(info, "realtimeCoarseResolutionNs", jna.coarseResolutionNanos());
+                info.put("resolutionSource", "clock_getres through JNA");
+            } else {
+                info.put("resolutionProblem", jni.problem + "; " + jna.problem);
+            }
+        }
+        Files.writeString(Path.of(args[0]), new GsonBuilder().setPrettyPrinting().create().toJson(info));
+        System.err.println("MachineInfo: " + info + " -> " + args[0]);
+    }
+
+    private static void putIfKnown(Map<String, Object> info, String key, long nanos) {
+        if (nanos > 0) {
+            info.put(key, nanos);
+        }
+    }
+}
