@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.it.apps.CoverageApp;
 import io.fastclock.it.apps.HelloApp;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** When the agent rewrites, what it reaches, and that it leaves fast machines alone. */
@@ -89,6 +93,58 @@ class ActivationIT {
         assertTrue(r.stderr.contains("fastclock: inactive: mode=off"), r.toString());
         assertFalse(r.stderr.contains("rewrote"), r.toString());
         assertEquals("false", r.value("active"));
+    }
+
+    @TempDir
+    Path temp;
+
+    static List<Arguments> cpusWithoutAnInvariantTsc() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Jdk jdk : Jdk.all()) {
+            cases.add(Arguments.of(jdk, "nonstop_tsc"));
+            cases.add(Arguments.of(jdk, "constant_tsc"));
+        }
+        return cases;
+    }
+
+    /** An hpet machine whose CPU lacks the flag: the no-nonstop-tsc fixture, or hpet-healthy-tsc without constant_tsc. */
+    private Path machineLacking(String flag) throws Exception {
+        if (flag.equals("nonstop_tsc")) {
+            return Fixtures.machine("no-nonstop-tsc");
+        }
+        Path machine = Fixtures.copy("hpet-healthy-tsc", temp.resolve("machine"));
+        Fixtures.removeCpuFlag(machine, flag);
+        return machine;
+    }
+
+    /**
+     * The TSC needs constant_tsc and nonstop_tsc; without it, auto (activated by the slow clocks) moves
+     * currentTimeMillis to the coarse clock but leaves nanoTime on the system clock, because a coarse
+     * nanoTime is used only when asked for by name, and then with a warning.
+     */
+    @ParameterizedTest(name = "{0} without {1}")
+    @MethodSource("cpusWithoutAnInvariantTsc")
+    void withoutAnInvariantTscNanoTimeStaysOnTheSystemClockUnlessCoarseIsNamed(Jdk jdk, String flag) throws Exception {
+        Path machine = machineLacking(flag);
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs(Fixtures.settings(machine))
+                .main(HelloApp.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("millis=coarse,nanos=system", r.value("backends"), r.toString());
+        assertEquals(1, r.agentLines().size(), r.toString());
+        String line = r.agentLines().get(0);
+        assertTrue(line.startsWith("fastclock: active: currentTimeMillis -> coarse, nanoTime -> system ("), line);
+        assertTrue(line.contains("TSC not used: the CPU lacks " + flag), "the line must name the missing flag\n" + r);
+
+        ForkedJvm.Result named = ForkedJvm.on(jdk).slowClocksource(0)
+                .agentArgs(Fixtures.settings(machine) + ",nanos=coarse").main(HelloApp.class).run();
+        assertEquals(0, named.exitCode, named.toString());
+        assertEquals("millis=coarse,nanos=coarse", named.value("backends"), named.toString());
+        List<String> lines = named.agentLines();
+        assertEquals(2, lines.size(), "a warning, then the start line\n" + named);
+        assertTrue(lines.get(0).startsWith("fastclock: nanos=coarse: nanoTime will tick only once per kernel tick ("),
+                "nanos=coarse must warn\n" + named);
+        assertTrue(lines.get(1).startsWith("fastclock: active: currentTimeMillis -> coarse, nanoTime -> coarse ("),
+                named.toString());
     }
 
     private static int count(String haystack, String needle) {
