@@ -71,6 +71,24 @@ class ActivationIT {
         }
     }
 
+    /** No agent arguments, default log level, this fast machine: one line on stderr, nothing on stdout. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void withDefaultSettingsOnThisFastMachineTheAgentSaysOneLineOnStderrOnly(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).main(HelloApp.class).run();
+        ForkedJvm.Result plain = ForkedJvm.on(jdk).withoutAgent().main(HelloApp.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        String[] stderr = r.stderr.trim().split("\n");
+        assertEquals(1, stderr.length, "exactly one line on stderr\n" + r);
+        assertTrue(stderr[0].startsWith("fastclock: inactive: "), r.toString());
+        assertTrue(stderr[0].contains("threshold 100 ns"), "the line must name the threshold\n" + r);
+        // stdout holds the application's lines and nothing else: the same keys as without the agent.
+        assertEquals(plain.stdout.split("\n").length, r.stdout.split("\n").length, r + "\nwithout the agent:\n" + plain);
+        assertEquals(plain.values().keySet(), r.values().keySet(), r.toString());
+        assertFalse(r.stdout.contains("fastclock"), "the agent wrote to stdout\n" + r);
+        assertEquals("false", r.value("active"), r.toString());
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void theStartLineIsOneLineAndQuietMeansSilent(Jdk jdk) throws Exception {
