@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fastclock.it.apps.HelloApp;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,24 +35,53 @@ class HostSafetyIT {
         }
     }
 
+    /** A bad setting: the application runs with the agent off, and the agent says so in one line. */
+    private static String theOneBadSettingLine(ForkedJvm.Result r) {
+        assertAppRanOnSystemClocks(r);
+        assertEquals("false", r.value("active"), r.toString());
+        assertEquals("none", r.value("backends"), "nothing may be installed after a bad setting\n" + r);
+        assertEquals(1, r.agentLines().size(), r.toString());
+        assertOnlyAgentLines(r);
+        String line = r.agentLines().get(0);
+        assertTrue(line.endsWith("; fastclock is off and the application runs on the system clocks"), line);
+        return line;
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void aBadAgentArgumentNamesTheSettingAndTheAcceptedValues(Jdk jdk) throws Exception {
         ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=fast").main(HelloApp.class).run();
-        assertAppRanOnSystemClocks(r);
-        assertEquals(1, r.agentLines().size(), r.toString());
-        String line = r.agentLines().get(0);
+        String line = theOneBadSettingLine(r);
         assertTrue(line.contains("mode=fast") && line.contains("auto, on, off"), line);
-        assertEquals("false", r.value("active"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void anOutOfRangeNumberNamesTheAcceptedRange(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,recheck=10").main(HelloApp.class).run();
+        String line = theOneBadSettingLine(r);
+        assertTrue(line.startsWith("fastclock: bad setting recheck=10 (agent argument): "), line);
+        assertTrue(line.contains("a whole number of milliseconds from 50 to 60000"), line);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void anUnknownKeyIsNamedWithTheKnownSettings(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mdoe=on").main(HelloApp.class).run();
+        String line = theOneBadSettingLine(r);
+        assertTrue(line.startsWith("fastclock: unknown setting 'mdoe' (agent argument): known settings are "), line);
+        String known = line.substring(line.indexOf("known settings are ") + "known settings are ".length(), line.indexOf(';'));
+        assertEquals(new TreeSet<>(Arrays.asList("mode", "millis", "nanos", "include", "exclude", "log", "threshold",
+                "recheck", "sysfs", "procfs", "library")), new TreeSet<>(Arrays.asList(known.split(", "))), line);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void aBadSystemPropertyIsNamedToo(Jdk jdk) throws Exception {
         ForkedJvm.Result r = ForkedJvm.on(jdk).jvmArg("-Dfastclock.threshold=-5").main(HelloApp.class).run();
-        assertAppRanOnSystemClocks(r);
-        String line = r.agentLines().get(0);
-        assertTrue(line.contains("threshold") && line.contains("-5") && line.contains("fastclock.threshold"), line);
+        String line = theOneBadSettingLine(r);
+        assertTrue(line.startsWith("fastclock: bad setting threshold=-5 (system property fastclock.threshold): "), line);
+        assertTrue(line.contains("a whole number of nanoseconds from 1 to 1000000"), line);
     }
 
     @ParameterizedTest(name = "{0}")
