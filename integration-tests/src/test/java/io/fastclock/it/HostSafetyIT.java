@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastclock.it.apps.GeneratedClassApp;
 import io.fastclock.it.apps.HelloApp;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 import org.junit.jupiter.api.io.TempDir;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -126,6 +130,59 @@ class HostSafetyIT {
         assertAppRanOnSystemClocks(r);
         assertTrue(r.stderr.contains("already installed"), r.toString());
         assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+    }
+
+    /**
+     * A class whose constant pool is full (65534 entries, the most a class file can hold) and whose
+     * read() returns System.currentTimeMillis(): rewriting it must add the FastClock class and
+     * method references, which do not fit, so the agent's rewrite throws (ASM's ClassTooLargeException).
+     */
+    private static byte[] classWithAFullConstantPool(String internalName) {
+        ClassWriter cw = new ClassWriter(0);
+        cw.visit(Opcodes.V11, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, internalName, null, "java/lang/Object", null);
+        MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "read", "()J", null, null);
+        mv.visitCode();
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/System", "currentTimeMillis", "()J", false);
+        mv.visitInsn(Opcodes.LRETURN);
+        mv.visitMaxs(2, 0);
+        mv.visitEnd();
+        cw.newUTF8("Code"); // the attribute name toByteArray would add last
+        for (int i = 0; cw.newUTF8("pad" + i) < 65534; i++) {
+            // fill the pool
+        }
+        cw.visitEnd();
+        return cw.toByteArray();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aClassWhoseRewriteFailsKeepsTheSystemClocksAndIsNamedOnce(Jdk jdk) throws Exception {
+        String name = "generated.FullConstantPool";
+        Path classFile = Files.write(temp.resolve("FullConstantPool.class"),
+                classWithAFullConstantPool(name.replace('.', '/')));
+
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on")
+                .main(GeneratedClassApp.class, name, classFile.toString()).run();
+        assertAppRanOnSystemClocks(r);
+        assertEquals("ok", r.value("generatedRead"), "the class whose rewrite failed must still work\n" + r);
+        assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+        assertOnlyAgentLines(r);
+        List<String> lines = r.agentLines();
+        assertEquals(2, lines.size(), "the start line and one line for the failure\n" + r);
+        assertTrue(lines.get(0).startsWith("fastclock: active:"), r.toString());
+        assertTrue(lines.get(1).startsWith("fastclock: could not rewrite " + name + " (")
+                && lines.get(1).contains("ClassTooLargeException") && lines.get(1).contains("it keeps the system clocks"),
+                "the line must name the class and say it keeps the system clocks\n" + r);
+
+        ForkedJvm.Result debug = ForkedJvm.on(jdk).agentArgs("mode=on,log=debug")
+                .main(GeneratedClassApp.class, name, classFile.toString()).run();
+        assertAppRanOnSystemClocks(debug);
+        assertEquals("ok", debug.value("generatedRead"), debug.toString());
+        assertTrue(debug.stderr.contains("fastclock: left " + name + " unchanged: rewriting it failed: "), debug.toString());
+        assertTrue(debug.stderr.contains("fastclock: rewrote " + HelloApp.class.getName() + " ("),
+                "the other classes must still be rewritten\n" + debug);
+        assertTrue(debug.agentLines().stream().anyMatch(l -> l.startsWith("fastclock: totals: ") && l.contains(" failures=1 ")),
+                "the exit totals must count the failure\n" + debug);
     }
 
     @ParameterizedTest(name = "{0}")
