@@ -4,13 +4,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastclock.it.apps.EmptyAgent;
 import io.fastclock.it.apps.GeneratedClassApp;
 import io.fastclock.it.apps.HelloApp;
+import io.fastclock.it.apps.MapsApp;
+import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodVisitor;
@@ -185,17 +195,68 @@ class HostSafetyIT {
                 "the exit totals must count the failure\n" + debug);
     }
 
+    /** The test apps in one jar (CDS archives only classes from jars), which is also an agent that does nothing. */
+    private Path appJar() throws IOException {
+        Path jar = temp.resolve("apps.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(new Attributes.Name("Premain-Class"), EmptyAgent.class.getName());
+        Path classes = ForkedJvm.testClasses();
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest);
+                Stream<Path> files = Files.list(classes.resolve("io/fastclock/it/apps"))) {
+            for (Path f : files.collect(Collectors.toList())) {
+                out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace(File.separatorChar, '/')));
+                out.write(Files.readAllBytes(f));
+                out.closeEntry();
+            }
+        }
+        return jar;
+    }
+
+    private static List<String> lines(String text) {
+        return Arrays.stream(text.split("\n")).filter(l -> !l.isEmpty()).collect(Collectors.toList());
+    }
+
+    /**
+     * The runtime reaches the boot loader without appendToBootstrapClassLoaderSearch, after which
+     * both JDKs print "Sharing is only supported for boot loader classes..." and JDK 25 (not 17,
+     * with a dynamic archive) stops sharing the application's classes. With an archive of the
+     * app's classes, the one the agent does not rewrite (MapsApp) is still loaded from it, and the
+     * JVM prints nothing more than it does with an agent that does nothing (checked by calling
+     * appendToBootstrapClassLoaderSearch from the agent: both JDKs then fail here).
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
-    void noJvmWarningAndClassSharingStaysOn(Jdk jdk) throws Exception {
-        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on").jvmArg("-Xshare:auto", "-Xlog:cds=off",
-                "-Xlog:class+load=info:file=" + temp.resolve("classes.log")).main(HelloApp.class).run();
-        assertAppRanOnSystemClocks(r);
-        assertOnlyAgentLines(r);
-        String classes = new String(Files.readAllBytes(temp.resolve("classes.log")));
-        assertTrue(classes.contains("source: shared objects file"), "class data sharing was turned off\n" + r);
-        assertTrue(classes.contains("io.fastclock.runtime.FastClock source: __JVM_DefineClass__")
-                || classes.contains("io.fastclock.runtime.FastClock source: __Lookup_defineClass__")
-                || classes.contains("io.fastclock.runtime.FastClock"), classes);
+    void classDataSharingStaysOnForTheApplicationAndTheJvmWarnsOfNothing(Jdk jdk) throws Exception {
+        Path apps = appJar();
+        Path archive = temp.resolve("apps.jsa");
+        ForkedJvm.Result dump = ForkedJvm.on(jdk).withoutAgent().classPath(apps.toString())
+                .jvmArg("-XX:ArchiveClassesAtExit=" + archive).main(MapsApp.class).run();
+        assertEquals(0, dump.exitCode, dump.toString());
+        assertTrue(Files.isRegularFile(archive), "no archive was written\n" + dump);
+
+        // Every JVM warning and error on stderr, without uptime, so that two runs compare line by line.
+        String[] jvm = {"-XX:SharedArchiveFile=" + archive, "-Xshare:auto", "-Xlog:disable",
+            "-Xlog:all=warning:stderr:level,tags"};
+        ForkedJvm.Result empty = ForkedJvm.on(jdk).withoutAgent().jvmArg("-javaagent:" + apps).jvmArg(jvm)
+                .jvmArg("-Xlog:class+load=info:file=" + temp.resolve("empty.log"))
+                .classPath(apps.toString()).main(MapsApp.class).run();
+        ForkedJvm.Result fast = ForkedJvm.on(jdk).agentArgs("mode=on").jvmArg(jvm)
+                .jvmArg("-Xlog:class+load=info:file=" + temp.resolve("fastclock.log"))
+                .classPath(apps.toString()).main(MapsApp.class).run();
+        assertEquals(0, empty.exitCode, empty.toString());
+        assertAppRanOnSystemClocks(fast);
+        assertEquals("millis=tsc,nanos=tsc", fast.value("backends"), fast.toString());
+        assertEquals(1, fast.agentLines().size(), fast.toString());
+        List<String> jvmLines = lines(fast.stderr);
+        jvmLines.removeAll(fast.agentLines());
+        assertEquals(lines(empty.stderr), jvmLines, "the JVM printed more with fastclock than with an empty agent\n"
+                + fast + "\nwith an empty agent:\n" + empty);
+
+        String shared = MapsApp.class.getName() + " source: shared objects file";
+        assertTrue(Files.readString(temp.resolve("empty.log")).contains(shared),
+                "the archive is not used even with an empty agent\n" + empty);
+        assertTrue(Files.readString(temp.resolve("fastclock.log")).contains(shared),
+                "class data sharing was turned off for the application's classes\n" + fast);
     }
 }
