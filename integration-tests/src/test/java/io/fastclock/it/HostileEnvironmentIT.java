@@ -2,6 +2,7 @@ package io.fastclock.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.it.apps.HelloApp;
@@ -25,6 +26,8 @@ import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -148,6 +151,45 @@ class HostileEnvironmentIT {
         assertEquals(tmpBefore.toString(), snapshot(tmp).toString(),
                 "the temp dir changed (planted entries touched or leftovers)\n" + r);
         assertEquals(victimBefore, snapshot(victim), "a link was followed\n" + r);
+    }
+
+    /**
+     * The private directory, watched through the mkdir spy since the agent removes it once the
+     * library is loaded: made with owner-only permissions in the mkdir call itself, owned by this
+     * user, under a name that differs from run to run, and the one the loaded library came from.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void theLibraryIsExtractedIntoAFreshOwnerOnlyDirectory(Jdk jdk) throws Exception {
+        Path tmp = Files.createDirectory(temp.resolve("tmp"));
+        int me = (Integer) Files.getAttribute(temp, "unix:uid");
+        Pattern made = Pattern.compile(Pattern.quote(tmp.toString())
+                + "/(fastclock-[0-9a-z]+) requested=([0-7]+) mode=([0-7]+) uid=([0-9]+) dir=([01])");
+        List<String> names = new ArrayList<>();
+        for (int run = 0; run < 2; run++) {
+            Path log = temp.resolve("mkdir-" + run + ".log");
+            ForkedJvm.Result r = ForkedJvm.on(jdk).mkdirSpy(log).agentArgs("mode=on").jvmArg("-Djava.io.tmpdir=" + tmp)
+                    .main(MapsApp.class).run();
+            assertAppRan(r);
+            assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+            assertTrue(Files.exists(log), "the mkdir spy logged nothing (not preloaded?)\n" + r);
+            List<String> inTmp = Files.readAllLines(log).stream().filter(l -> l.startsWith(tmp + "/"))
+                    .collect(Collectors.toList());
+            assertEquals(1, inTmp.size(), "one directory made in java.io.tmpdir: " + inTmp + "\n" + r);
+            Matcher m = made.matcher(inTmp.get(0));
+            assertTrue(m.matches(), inTmp.get(0));
+            assertEquals("0700", m.group(2), "not made owner-only in the mkdir call: " + inTmp.get(0));
+            assertEquals("0700", m.group(3), inTmp.get(0));
+            assertEquals(me, Integer.parseInt(m.group(4)), "not owned by this user: " + inTmp.get(0));
+            assertEquals("1", m.group(5), inTmp.get(0));
+            assertTrue(r.value("mappedLibrary").startsWith(tmp + "/" + m.group(1) + "/libfastclock.so"),
+                    "the library was not loaded from the directory made: " + r.value("mappedLibrary"));
+            names.add(m.group(1));
+        }
+        assertNotEquals(names.get(0), names.get(1), "two runs used the same directory name");
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertEquals(List.of(), left.collect(Collectors.toList()), "the private directory was not removed");
+        }
     }
 
     // ---- /proc and /sys -------------------------------------------------------------------------
