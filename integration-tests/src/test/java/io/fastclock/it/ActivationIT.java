@@ -110,9 +110,16 @@ class ActivationIT {
     void modeOffRewritesNothing(Jdk jdk) throws Exception {
         ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("mode=off,log=debug").main(HelloApp.class).run();
         assertEquals(0, r.exitCode, r.toString());
-        assertTrue(r.stderr.contains("fastclock: inactive: mode=off"), r.toString());
+        assertEquals(List.of("fastclock: inactive: mode=off"), r.agentLines(), r.toString());
         assertFalse(r.stderr.contains("rewrote"), r.toString());
         assertEquals("false", r.value("active"));
+        // "off: do nothing" (README): not even the runtime classes in the boot loader.
+        assertEquals("none", r.value("backends"), "mode=off installed the runtime\n" + r);
+
+        ForkedJvm.Result quiet = ForkedJvm.on(jdk).agentArgs("mode=off,log=quiet").main(HelloApp.class).run();
+        assertEquals(0, quiet.exitCode, quiet.toString());
+        assertEquals("", quiet.stderr.trim(), "log=quiet must print nothing\n" + quiet);
+        assertEquals("false", quiet.value("active"), quiet.toString());
     }
 
     @TempDir
