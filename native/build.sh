@@ -71,3 +71,9 @@ if [ -f "$here/src/main/c/slowclock.c" ]; then
   "$cc" "${cflags[@]}" -shared -o "$target_dir/libslowclock.so" "$here/src/main/c/slowclock.c" -ldl
   echo "fastclock native build: $target_dir/libslowclock.so"
 fi
+
+# A test spy (integration tests): logs how directories are created, for the private-directory check.
+if [ -f "$here/src/test/c/mkdirspy.c" ]; then
+  "$cc" "${cflags[@]}" -shared -o "$target_dir/libmkdirspy.so" "$here/src/test/c/mkdirspy.c" -ldl
+  echo "fastclock native build: $target_dir/libmkdirspy.so"
+fi

@@ -39,6 +39,14 @@ public final class FastclockAgent {
             }
             // Not AgentLog here: it implements a runtime interface, which must not be loaded
             // before the runtime is in the boot loader.
+            if (settings.mode() == Settings.Mode.OFF) {
+                // off does nothing: no runtime in the boot loader, no change to java.base's exports
+                System.setProperty(Settings.ACTIVE_PROPERTY, "false");
+                if (settings.log() != Settings.Log.QUIET) {
+                    System.err.println("fastclock: inactive: mode=off");
+                }
+                return;
+            }
             String fastHere = FastSystemClocksCheck.inactiveLine(settings);
             if (fastHere != null) {
                 System.setProperty(Settings.ACTIVE_PROPERTY, "false");

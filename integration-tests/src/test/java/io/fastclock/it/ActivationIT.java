@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.it.apps.CoverageApp;
 import io.fastclock.it.apps.HelloApp;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** When the agent rewrites, what it reaches, and that it leaves fast machines alone. */
@@ -40,8 +44,10 @@ class ActivationIT {
         for (String line : rewritten) {
             assertTrue(r.stderr.contains("fastclock: rewrote io.fastclock.it.apps." + line), "not rewritten: " + line + "\n" + r);
         }
-        // IsolatedCalls is defined twice (application loader, then the isolated loader); both must be rewritten.
-        assertTrue(count(r.stderr, "rewrote io.fastclock.it.apps.IsolatedCalls") >= 1, r.toString());
+        // IsolatedCalls is defined only in the loader whose parent is the bootstrap loader (CoverageApp
+        // never names it with a class literal), so its one line is the isolated copy's.
+        assertEquals(1, count(r.stderr, "rewrote io.fastclock.it.apps.IsolatedCalls"),
+                "the isolated loader's IsolatedCalls must be rewritten, and be the only definition\n" + r);
         assertTrue(r.stderr.contains("fastclock: totals: "), "log=debug must report totals at exit\n" + r);
         assertTrue(r.stderr.contains("failures=0"), r.toString());
     }
@@ -65,6 +71,24 @@ class ActivationIT {
         }
     }
 
+    /** No agent arguments, default log level, this fast machine: one line on stderr, nothing on stdout. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void withDefaultSettingsOnThisFastMachineTheAgentSaysOneLineOnStderrOnly(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).main(HelloApp.class).run();
+        ForkedJvm.Result plain = ForkedJvm.on(jdk).withoutAgent().main(HelloApp.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        String[] stderr = r.stderr.trim().split("\n");
+        assertEquals(1, stderr.length, "exactly one line on stderr\n" + r);
+        assertTrue(stderr[0].startsWith("fastclock: inactive: "), r.toString());
+        assertTrue(stderr[0].contains("threshold 100 ns"), "the line must name the threshold\n" + r);
+        // stdout holds the application's lines and nothing else: the same keys as without the agent.
+        assertEquals(plain.stdout.split("\n").length, r.stdout.split("\n").length, r + "\nwithout the agent:\n" + plain);
+        assertEquals(plain.values().keySet(), r.values().keySet(), r.toString());
+        assertFalse(r.stdout.contains("fastclock"), "the agent wrote to stdout\n" + r);
+        assertEquals("false", r.value("active"), r.toString());
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void theStartLineIsOneLineAndQuietMeansSilent(Jdk jdk) throws Exception {
@@ -86,9 +110,68 @@ class ActivationIT {
     void modeOffRewritesNothing(Jdk jdk) throws Exception {
         ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("mode=off,log=debug").main(HelloApp.class).run();
         assertEquals(0, r.exitCode, r.toString());
-        assertTrue(r.stderr.contains("fastclock: inactive: mode=off"), r.toString());
+        assertEquals(List.of("fastclock: inactive: mode=off"), r.agentLines(), r.toString());
         assertFalse(r.stderr.contains("rewrote"), r.toString());
         assertEquals("false", r.value("active"));
+        // "off: do nothing" (README): not even the runtime classes in the boot loader.
+        assertEquals("none", r.value("backends"), "mode=off installed the runtime\n" + r);
+
+        ForkedJvm.Result quiet = ForkedJvm.on(jdk).agentArgs("mode=off,log=quiet").main(HelloApp.class).run();
+        assertEquals(0, quiet.exitCode, quiet.toString());
+        assertEquals("", quiet.stderr.trim(), "log=quiet must print nothing\n" + quiet);
+        assertEquals("false", quiet.value("active"), quiet.toString());
+    }
+
+    @TempDir
+    Path temp;
+
+    static List<Arguments> cpusWithoutAnInvariantTsc() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Jdk jdk : Jdk.all()) {
+            cases.add(Arguments.of(jdk, "nonstop_tsc"));
+            cases.add(Arguments.of(jdk, "constant_tsc"));
+        }
+        return cases;
+    }
+
+    /** An hpet machine whose CPU lacks the flag: the no-nonstop-tsc fixture, or hpet-healthy-tsc without constant_tsc. */
+    private Path machineLacking(String flag) throws Exception {
+        if (flag.equals("nonstop_tsc")) {
+            return Fixtures.machine("no-nonstop-tsc");
+        }
+        Path machine = Fixtures.copy("hpet-healthy-tsc", temp.resolve("machine"));
+        Fixtures.removeCpuFlag(machine, flag);
+        return machine;
+    }
+
+    /**
+     * The TSC needs constant_tsc and nonstop_tsc; without it, auto (activated by the slow clocks) moves
+     * currentTimeMillis to the coarse clock but leaves nanoTime on the system clock, because a coarse
+     * nanoTime is used only when asked for by name, and then with a warning.
+     */
+    @ParameterizedTest(name = "{0} without {1}")
+    @MethodSource("cpusWithoutAnInvariantTsc")
+    void withoutAnInvariantTscNanoTimeStaysOnTheSystemClockUnlessCoarseIsNamed(Jdk jdk, String flag) throws Exception {
+        Path machine = machineLacking(flag);
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs(Fixtures.settings(machine))
+                .main(HelloApp.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("millis=coarse,nanos=system", r.value("backends"), r.toString());
+        assertEquals(1, r.agentLines().size(), r.toString());
+        String line = r.agentLines().get(0);
+        assertTrue(line.startsWith("fastclock: active: currentTimeMillis -> coarse, nanoTime -> system ("), line);
+        assertTrue(line.contains("TSC not used: the CPU lacks " + flag), "the line must name the missing flag\n" + r);
+
+        ForkedJvm.Result named = ForkedJvm.on(jdk).slowClocksource(0)
+                .agentArgs(Fixtures.settings(machine) + ",nanos=coarse").main(HelloApp.class).run();
+        assertEquals(0, named.exitCode, named.toString());
+        assertEquals("millis=coarse,nanos=coarse", named.value("backends"), named.toString());
+        List<String> lines = named.agentLines();
+        assertEquals(2, lines.size(), "a warning, then the start line\n" + named);
+        assertTrue(lines.get(0).startsWith("fastclock: nanos=coarse: nanoTime will tick only once per kernel tick ("),
+                "nanos=coarse must warn\n" + named);
+        assertTrue(lines.get(1).startsWith("fastclock: active: currentTimeMillis -> coarse, nanoTime -> coarse ("),
+                named.toString());
     }
 
     private static int count(String haystack, String needle) {

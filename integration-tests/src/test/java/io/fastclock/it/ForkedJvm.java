@@ -50,6 +50,14 @@ public final class ForkedJvm {
         return lib.toAbsolutePath().normalize();
     }
 
+    public static Path mkdirSpyLibrary() {
+        Path lib = Paths.get(System.getProperty("fastclock.mkdirspy.lib", "../native/target/libmkdirspy.so"));
+        if (!Files.isRegularFile(lib)) {
+            throw new IllegalStateException("mkdir spy not built: " + lib.toAbsolutePath());
+        }
+        return lib.toAbsolutePath().normalize();
+    }
+
     public static Path testClasses() {
         return Paths.get(System.getProperty("fastclock.test.classes", "target/test-classes")).toAbsolutePath();
     }
@@ -78,6 +86,16 @@ public final class ForkedJvm {
     public ForkedJvm slowClocksource(long spinNanos) {
         env.put("LD_PRELOAD", slowClockLibrary().toString());
         env.put("SLOWCLOCK_SPIN_NS", Long.toString(spinNanos));
+        return this;
+    }
+
+    /**
+     * Runs with the mkdir spy (native/src/test/c/mkdirspy.c) preloaded: every directory the JVM
+     * creates is logged to the file, with the mode asked for and the mode, owner and type it got.
+     */
+    public ForkedJvm mkdirSpy(Path log) {
+        env.put("LD_PRELOAD", mkdirSpyLibrary().toString());
+        env.put("MKDIRSPY_LOG", log.toString());
         return this;
     }
 

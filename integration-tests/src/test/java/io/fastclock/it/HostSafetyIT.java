@@ -4,11 +4,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastclock.it.apps.EmptyAgent;
+import io.fastclock.it.apps.GeneratedClassApp;
 import io.fastclock.it.apps.HelloApp;
+import io.fastclock.it.apps.MapsApp;
+import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -33,24 +49,53 @@ class HostSafetyIT {
         }
     }
 
+    /** A bad setting: the application runs with the agent off, and the agent says so in one line. */
+    private static String theOneBadSettingLine(ForkedJvm.Result r) {
+        assertAppRanOnSystemClocks(r);
+        assertEquals("false", r.value("active"), r.toString());
+        assertEquals("none", r.value("backends"), "nothing may be installed after a bad setting\n" + r);
+        assertEquals(1, r.agentLines().size(), r.toString());
+        assertOnlyAgentLines(r);
+        String line = r.agentLines().get(0);
+        assertTrue(line.endsWith("; fastclock is off and the application runs on the system clocks"), line);
+        return line;
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void aBadAgentArgumentNamesTheSettingAndTheAcceptedValues(Jdk jdk) throws Exception {
         ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=fast").main(HelloApp.class).run();
-        assertAppRanOnSystemClocks(r);
-        assertEquals(1, r.agentLines().size(), r.toString());
-        String line = r.agentLines().get(0);
+        String line = theOneBadSettingLine(r);
         assertTrue(line.contains("mode=fast") && line.contains("auto, on, off"), line);
-        assertEquals("false", r.value("active"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void anOutOfRangeNumberNamesTheAcceptedRange(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,recheck=10").main(HelloApp.class).run();
+        String line = theOneBadSettingLine(r);
+        assertTrue(line.startsWith("fastclock: bad setting recheck=10 (agent argument): "), line);
+        assertTrue(line.contains("a whole number of milliseconds from 50 to 60000"), line);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void anUnknownKeyIsNamedWithTheKnownSettings(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mdoe=on").main(HelloApp.class).run();
+        String line = theOneBadSettingLine(r);
+        assertTrue(line.startsWith("fastclock: unknown setting 'mdoe' (agent argument): known settings are "), line);
+        String known = line.substring(line.indexOf("known settings are ") + "known settings are ".length(), line.indexOf(';'));
+        assertEquals(new TreeSet<>(Arrays.asList("mode", "millis", "nanos", "include", "exclude", "log", "threshold",
+                "recheck", "sysfs", "procfs", "library")), new TreeSet<>(Arrays.asList(known.split(", "))), line);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void aBadSystemPropertyIsNamedToo(Jdk jdk) throws Exception {
         ForkedJvm.Result r = ForkedJvm.on(jdk).jvmArg("-Dfastclock.threshold=-5").main(HelloApp.class).run();
-        assertAppRanOnSystemClocks(r);
-        String line = r.agentLines().get(0);
-        assertTrue(line.contains("threshold") && line.contains("-5") && line.contains("fastclock.threshold"), line);
+        String line = theOneBadSettingLine(r);
+        assertTrue(line.startsWith("fastclock: bad setting threshold=-5 (system property fastclock.threshold): "), line);
+        assertTrue(line.contains("a whole number of nanoseconds from 1 to 1000000"), line);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -83,7 +128,8 @@ class HostSafetyIT {
                 .main(HelloApp.class).run();
         assertAppRanOnSystemClocks(r);
         assertTrue(r.stderr.contains("available_clocksource"), r.toString());
-        assertFalse(r.value("backends").contains("tsc"), "TSC used without available_clocksource\n" + r);
+        // nanoTime stays on the system clock (a coarse one only when named); currentTimeMillis goes coarse.
+        assertEquals("millis=coarse,nanos=system", r.value("backends"), "TSC used without available_clocksource\n" + r);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -96,17 +142,121 @@ class HostSafetyIT {
         assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
     }
 
+    /**
+     * A class whose constant pool is full (65534 entries, the most a class file can hold) and whose
+     * read() returns System.currentTimeMillis(): rewriting it must add the FastClock class and
+     * method references, which do not fit, so the agent's rewrite throws (ASM's ClassTooLargeException).
+     */
+    private static byte[] classWithAFullConstantPool(String internalName) {
+        ClassWriter cw = new ClassWriter(0);
+        cw.visit(Opcodes.V11, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, internalName, null, "java/lang/Object", null);
+        MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "read", "()J", null, null);
+        mv.visitCode();
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/System", "currentTimeMillis", "()J", false);
+        mv.visitInsn(Opcodes.LRETURN);
+        mv.visitMaxs(2, 0);
+        mv.visitEnd();
+        cw.newUTF8("Code"); // the attribute name toByteArray would add last
+        for (int i = 0; cw.newUTF8("pad" + i) < 65534; i++) {
+            // fill the pool
+        }
+        cw.visitEnd();
+        return cw.toByteArray();
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
-    void noJvmWarningAndClassSharingStaysOn(Jdk jdk) throws Exception {
-        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on").jvmArg("-Xshare:auto", "-Xlog:cds=off",
-                "-Xlog:class+load=info:file=" + temp.resolve("classes.log")).main(HelloApp.class).run();
+    void aClassWhoseRewriteFailsKeepsTheSystemClocksAndIsNamedOnce(Jdk jdk) throws Exception {
+        String name = "generated.FullConstantPool";
+        Path classFile = Files.write(temp.resolve("FullConstantPool.class"),
+                classWithAFullConstantPool(name.replace('.', '/')));
+
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on")
+                .main(GeneratedClassApp.class, name, classFile.toString()).run();
         assertAppRanOnSystemClocks(r);
+        assertEquals("ok", r.value("generatedRead"), "the class whose rewrite failed must still work\n" + r);
+        assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
         assertOnlyAgentLines(r);
-        String classes = new String(Files.readAllBytes(temp.resolve("classes.log")));
-        assertTrue(classes.contains("source: shared objects file"), "class data sharing was turned off\n" + r);
-        assertTrue(classes.contains("io.fastclock.runtime.FastClock source: __JVM_DefineClass__")
-                || classes.contains("io.fastclock.runtime.FastClock source: __Lookup_defineClass__")
-                || classes.contains("io.fastclock.runtime.FastClock"), classes);
+        List<String> lines = r.agentLines();
+        assertEquals(2, lines.size(), "the start line and one line for the failure\n" + r);
+        assertTrue(lines.get(0).startsWith("fastclock: active:"), r.toString());
+        assertTrue(lines.get(1).startsWith("fastclock: could not rewrite " + name + " (")
+                && lines.get(1).contains("ClassTooLargeException") && lines.get(1).contains("it keeps the system clocks"),
+                "the line must name the class and say it keeps the system clocks\n" + r);
+
+        ForkedJvm.Result debug = ForkedJvm.on(jdk).agentArgs("mode=on,log=debug")
+                .main(GeneratedClassApp.class, name, classFile.toString()).run();
+        assertAppRanOnSystemClocks(debug);
+        assertEquals("ok", debug.value("generatedRead"), debug.toString());
+        assertTrue(debug.stderr.contains("fastclock: left " + name + " unchanged: rewriting it failed: "), debug.toString());
+        assertTrue(debug.stderr.contains("fastclock: rewrote " + HelloApp.class.getName() + " ("),
+                "the other classes must still be rewritten\n" + debug);
+        assertTrue(debug.agentLines().stream().anyMatch(l -> l.startsWith("fastclock: totals: ") && l.contains(" failures=1 ")),
+                "the exit totals must count the failure\n" + debug);
+    }
+
+    /** The test apps in one jar (CDS archives only classes from jars), which is also an agent that does nothing. */
+    private Path appJar() throws IOException {
+        Path jar = temp.resolve("apps.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(new Attributes.Name("Premain-Class"), EmptyAgent.class.getName());
+        Path classes = ForkedJvm.testClasses();
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest);
+                Stream<Path> files = Files.list(classes.resolve("io/fastclock/it/apps"))) {
+            for (Path f : files.collect(Collectors.toList())) {
+                out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace(File.separatorChar, '/')));
+                out.write(Files.readAllBytes(f));
+                out.closeEntry();
+            }
+        }
+        return jar;
+    }
+
+    private static List<String> lines(String text) {
+        return Arrays.stream(text.split("\n")).filter(l -> !l.isEmpty()).collect(Collectors.toList());
+    }
+
+    /**
+     * The runtime reaches the boot loader without appendToBootstrapClassLoaderSearch, after which
+     * both JDKs print "Sharing is only supported for boot loader classes..." and JDK 25 (not 17,
+     * with a dynamic archive) stops sharing the application's classes. With an archive of the
+     * app's classes, the one the agent does not rewrite (MapsApp) is still loaded from it, and the
+     * JVM prints nothing more than it does with an agent that does nothing (checked by calling
+     * appendToBootstrapClassLoaderSearch from the agent: both JDKs then fail here).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void classDataSharingStaysOnForTheApplicationAndTheJvmWarnsOfNothing(Jdk jdk) throws Exception {
+        Path apps = appJar();
+        Path archive = temp.resolve("apps.jsa");
+        ForkedJvm.Result dump = ForkedJvm.on(jdk).withoutAgent().classPath(apps.toString())
+                .jvmArg("-XX:ArchiveClassesAtExit=" + archive).main(MapsApp.class).run();
+        assertEquals(0, dump.exitCode, dump.toString());
+        assertTrue(Files.isRegularFile(archive), "no archive was written\n" + dump);
+
+        // Every JVM warning and error on stderr, without uptime, so that two runs compare line by line.
+        String[] jvm = {"-XX:SharedArchiveFile=" + archive, "-Xshare:auto", "-Xlog:disable",
+            "-Xlog:all=warning:stderr:level,tags"};
+        ForkedJvm.Result empty = ForkedJvm.on(jdk).withoutAgent().jvmArg("-javaagent:" + apps).jvmArg(jvm)
+                .jvmArg("-Xlog:class+load=info:file=" + temp.resolve("empty.log"))
+                .classPath(apps.toString()).main(MapsApp.class).run();
+        ForkedJvm.Result fast = ForkedJvm.on(jdk).agentArgs("mode=on").jvmArg(jvm)
+                .jvmArg("-Xlog:class+load=info:file=" + temp.resolve("fastclock.log"))
+                .classPath(apps.toString()).main(MapsApp.class).run();
+        assertEquals(0, empty.exitCode, empty.toString());
+        assertAppRanOnSystemClocks(fast);
+        assertEquals("millis=tsc,nanos=tsc", fast.value("backends"), fast.toString());
+        assertEquals(1, fast.agentLines().size(), fast.toString());
+        List<String> jvmLines = lines(fast.stderr);
+        jvmLines.removeAll(fast.agentLines());
+        assertEquals(lines(empty.stderr), jvmLines, "the JVM printed more with fastclock than with an empty agent\n"
+                + fast + "\nwith an empty agent:\n" + empty);
+
+        String shared = MapsApp.class.getName() + " source: shared objects file";
+        assertTrue(Files.readString(temp.resolve("empty.log")).contains(shared),
+                "the archive is not used even with an empty agent\n" + empty);
+        assertTrue(Files.readString(temp.resolve("fastclock.log")).contains(shared),
+                "class data sharing was turned off for the application's classes\n" + fast);
     }
 }

@@ -2,6 +2,7 @@ package io.fastclock.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.it.apps.HelloApp;
@@ -25,6 +26,8 @@ import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -150,6 +153,45 @@ class HostileEnvironmentIT {
         assertEquals(victimBefore, snapshot(victim), "a link was followed\n" + r);
     }
 
+    /**
+     * The private directory, watched through the mkdir spy since the agent removes it once the
+     * library is loaded: made with owner-only permissions in the mkdir call itself, owned by this
+     * user, under a name that differs from run to run, and the one the loaded library came from.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void theLibraryIsExtractedIntoAFreshOwnerOnlyDirectory(Jdk jdk) throws Exception {
+        Path tmp = Files.createDirectory(temp.resolve("tmp"));
+        int me = (Integer) Files.getAttribute(temp, "unix:uid");
+        Pattern made = Pattern.compile(Pattern.quote(tmp.toString())
+                + "/(fastclock-[0-9a-z]+) requested=([0-7]+) mode=([0-7]+) uid=([0-9]+) dir=([01])");
+        List<String> names = new ArrayList<>();
+        for (int run = 0; run < 2; run++) {
+            Path log = temp.resolve("mkdir-" + run + ".log");
+            ForkedJvm.Result r = ForkedJvm.on(jdk).mkdirSpy(log).agentArgs("mode=on").jvmArg("-Djava.io.tmpdir=" + tmp)
+                    .main(MapsApp.class).run();
+            assertAppRan(r);
+            assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+            assertTrue(Files.exists(log), "the mkdir spy logged nothing (not preloaded?)\n" + r);
+            List<String> inTmp = Files.readAllLines(log).stream().filter(l -> l.startsWith(tmp + "/"))
+                    .collect(Collectors.toList());
+            assertEquals(1, inTmp.size(), "one directory made in java.io.tmpdir: " + inTmp + "\n" + r);
+            Matcher m = made.matcher(inTmp.get(0));
+            assertTrue(m.matches(), inTmp.get(0));
+            assertEquals("0700", m.group(2), "not made owner-only in the mkdir call: " + inTmp.get(0));
+            assertEquals("0700", m.group(3), inTmp.get(0));
+            assertEquals(me, Integer.parseInt(m.group(4)), "not owned by this user: " + inTmp.get(0));
+            assertEquals("1", m.group(5), inTmp.get(0));
+            assertTrue(r.value("mappedLibrary").startsWith(tmp + "/" + m.group(1) + "/libfastclock.so"),
+                    "the library was not loaded from the directory made: " + r.value("mappedLibrary"));
+            names.add(m.group(1));
+        }
+        assertNotEquals(names.get(0), names.get(1), "two runs used the same directory name");
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertEquals(List.of(), left.collect(Collectors.toList()), "the private directory was not removed");
+        }
+    }
+
     // ---- /proc and /sys -------------------------------------------------------------------------
 
     static List<Arguments> brokenMachineFiles() {
@@ -166,18 +208,7 @@ class HostileEnvironmentIT {
 
     /** A copy of the healthy tsc machine the agent's unit tests use, with one file damaged. */
     private Path machineWith(String file, String damage) throws IOException {
-        Path fixture = Paths.get("..", "agent", "src", "test", "resources", "fixtures", "tsc").toAbsolutePath().normalize();
-        Path root = temp.resolve("machine");
-        try (Stream<Path> walk = Files.walk(fixture)) {
-            for (Path p : walk.collect(Collectors.toList())) {
-                Path target = root.resolve(fixture.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target);
-                }
-            }
-        }
+        Path root = Fixtures.copy("tsc", temp.resolve("machine"));
         Path damaged = root.resolve(file);
         switch (damage) {
             case "missing":
@@ -216,13 +247,13 @@ class HostileEnvironmentIT {
         Path machine = machineWith(file, damage);
         String name = file.substring(file.lastIndexOf('/') + 1);
         // nanos=tsc named explicitly: a setting that cannot be honoured must say why (DESIGN.md).
-        ForkedJvm.Result r = ForkedJvm.on(jdk)
-                .agentArgs("mode=on,nanos=tsc,sysfs=" + machine.resolve("sys") + ",procfs=" + machine.resolve("proc"))
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,nanos=tsc," + Fixtures.settings(machine))
                 .main(HelloApp.class).run();
         System.out.println("[HostileEnvironmentIT] " + jdk + " " + name + " " + damage + ": "
                 + String.join(" / ", r.agentLines()));
         assertAppRan(r);
-        assertFalse(r.value("backends").contains("nanos=tsc"), "TSC used on an unreadable machine\n" + r);
+        // nanoTime on the system clock (never coarse unless named), currentTimeMillis on the coarse clock.
+        assertEquals("millis=coarse,nanos=system", r.value("backends"), "TSC used on an unreadable machine\n" + r);
         assertTrue(r.agentLines().stream().anyMatch(l -> l.contains("nanos=tsc") && l.contains("cannot be honoured")),
                 "the agent must say that nanos=tsc is not honoured\n" + r);
         String because = name.equals("cpuinfo") ? "cpuinfo" : "available_clocksource";
@@ -230,11 +261,10 @@ class HostileEnvironmentIT {
                 "the line must name " + because + "\n" + r);
 
         // Plain mode=on with log=debug: the reason is printed too.
-        ForkedJvm.Result d = ForkedJvm.on(jdk)
-                .agentArgs("mode=on,log=debug,sysfs=" + machine.resolve("sys") + ",procfs=" + machine.resolve("proc"))
+        ForkedJvm.Result d = ForkedJvm.on(jdk).agentArgs("mode=on,log=debug," + Fixtures.settings(machine))
                 .main(HelloApp.class).run();
         assertAppRan(d);
-        assertFalse(d.value("backends").contains("nanos=tsc"), d.toString());
+        assertEquals("millis=coarse,nanos=system", d.value("backends"), d.toString());
         assertTrue(d.agentLines().stream().anyMatch(l -> l.contains(name)), "log=debug must name " + name + "\n" + d);
     }
 

@@ -76,14 +76,20 @@ public final class CoverageApp {
         }
     }
 
-    /** Defines IsolatedCalls in a loader whose parent is the bootstrap loader. */
+    /**
+     * Defines IsolatedCalls in a loader whose parent is the bootstrap loader. The class is named by
+     * a string, never by a class literal, so the application loader never defines it: the one
+     * "rewrote ...IsolatedCalls" line the agent prints is then this loader's copy.
+     */
     public static final class IsolatedLoader extends ClassLoader {
+        static final String ISOLATED_CALLS = "io.fastclock.it.apps.IsolatedCalls";
+
         IsolatedLoader() {
             super(null);
         }
 
         static long readThroughIsolatedClass() throws Exception {
-            String name = IsolatedCalls.class.getName();
+            String name = ISOLATED_CALLS;
             byte[] bytes;
             try (InputStream in = CoverageApp.class.getResourceAsStream("/" + name.replace('.', '/') + ".class")) {
                 bytes = in.readAllBytes();

@@ -1,6 +1,10 @@
 package io.fastclock.it.apps;
 
-/** Loaded a second time by CoverageApp.IsolatedLoader (parent: bootstrap), which sees only java.* and fastclock's runtime. */
+/**
+ * Loaded only by CoverageApp.IsolatedLoader (parent: bootstrap), which sees only java.* and
+ * fastclock's runtime. Never name this class with a literal elsewhere: ActivationIT counts on the
+ * isolated copy being its only definition.
+ */
 public final class IsolatedCalls {
     private IsolatedCalls() {}
 

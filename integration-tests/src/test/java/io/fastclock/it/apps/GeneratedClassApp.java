@@ -1,0 +1,33 @@
+package io.fastclock.it.apps;
+
+import java.nio.file.Files;
+import java.nio.file.Paths;
+
+/**
+ * Defines the class in file args[1], named args[0], in a class loader of its own, calls its
+ * {@code static long read()} (a currentTimeMillis value), says whether the value is plausible, then
+ * runs HelloApp, whose clock calls the agent rewrites.
+ */
+public final class GeneratedClassApp {
+    private GeneratedClassApp() {}
+
+    public static void main(String[] args) throws Exception {
+        byte[] bytes = Files.readAllBytes(Paths.get(args[1]));
+        Class<?> generated = new Loader().define(args[0], bytes);
+        long value = (long) generated.getMethod("read").invoke(null);
+        long reference = ReferenceClocks.millis();
+        boolean ok = Math.abs(value - reference) < 1000;
+        System.out.println("generatedRead=" + (ok ? "ok" : "WRONG " + value + " vs " + reference));
+        HelloApp.main(new String[0]);
+    }
+
+    private static final class Loader extends ClassLoader {
+        Loader() {
+            super(GeneratedClassApp.class.getClassLoader());
+        }
+
+        Class<?> define(String name, byte[] bytes) {
+            return defineClass(name, bytes, 0, bytes.length);
+        }
+    }
+}
