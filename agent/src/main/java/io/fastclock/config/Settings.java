@@ -437,12 +437,12 @@ public final class Settings {
         return procfsRoot;
     }
 
-    /** TSC re-check period in ms. */
     /** A native library to load instead of the bundled one, or null. */
     public Path library() {
         return library;
     }
 
+    /** TSC re-check period in ms. */
     public long recheckMs() {
         return recheckMs;
     }
