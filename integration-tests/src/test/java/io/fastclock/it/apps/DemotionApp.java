@@ -12,8 +12,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The kernel demotes the TSC while reader threads hammer the clocks. args: the fixture
- * available_clocksource the agent was pointed at, the number of reader threads.
+ * The TSC clock falls back while reader threads hammer the clocks. args: the fixture
+ * available_clocksource the agent was pointed at (or "-": something else makes it fall back, and
+ * the app only waits for it), the number of reader threads, and optionally how long after the
+ * fallback line reads must be the system clock itself (ms, default 1: the floor is at most 20 us
+ * ahead after a demotion; a clock that drifted may have led by milliseconds).
  *
  * <p>After a second the app removes tsc from the file, as the kernel's watchdog would, at the
  * worst moment it can find: just after the agent re-read it (the file's access time moves on the
@@ -45,12 +48,15 @@ public final class DemotionApp {
     static final AtomicLong millisWorstBehindMs = new AtomicLong(Long.MIN_VALUE);
     static final AtomicLong millisWorstAheadMs = new AtomicLong(Long.MIN_VALUE);
 
-    /** After the fallback line, reads from this long on must be the system clock itself (floor: 20 us). */
-    static final long SETTLE_NANOS = 1_000_000L;
+    /** After the fallback line, reads from this long on must be the system clock itself. */
+    static long settleNanos = 1_000_000L;
 
     public static void main(String[] args) throws Exception {
-        Path available = Paths.get(args[0]);
+        Path available = args[0].equals("-") ? null : Paths.get(args[0]);
         int threadCount = Integer.parseInt(args[1]);
+        if (args.length > 2) {
+            settleNanos = Long.parseLong(args[2]) * 1_000_000L;
+        }
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
         PrintStream err = System.err;
         System.setErr(new PrintStream(err, true) {
@@ -73,7 +79,35 @@ public final class DemotionApp {
             t.start();
         }
         Thread.sleep(1000); // the TSC clock runs and re-anchors meanwhile
+        long demotedAt = available == null ? 0 : demote(available);
+        long deadline = ReferenceClocks.nanos() + 5_000_000_000L;
+        while (loggedAt == 0 && ReferenceClocks.nanos() < deadline) {
+            LockSupport.parkNanos(1_000_000);
+        }
+        Thread.sleep(1000); // readers keep going on the system clock
+        stop = true;
+        for (Thread t : threads) {
+            t.join();
+        }
+        System.out.println("threads=" + threadCount);
+        System.out.println("fallbackLines=" + fallbackLines.get());
+        if (available != null) {
+            System.out.println("fallbackLatencyUs=" + (loggedAt == 0 ? -1 : (loggedAt - demotedAt) / 1000));
+        }
+        System.out.println("reads=" + reads.get());
+        System.out.println("readsBeforeFallback=" + readsBeforeFallback.get());
+        System.out.println("backwardsSingleThread=" + backwardsSingleThread.get());
+        System.out.println("backwardsAcrossThreads=" + backwardsAcrossThreads.get());
+        System.out.println("worstDeviationNs=" + worstDeviationNs.get());
+        System.out.println("postFallbackReads=" + postFallbackReads.get());
+        System.out.println("postFallbackOutside=" + postFallbackOutside.get());
+        System.out.println("postFallbackWorstNs=" + postFallbackWorstNs.get());
+        System.out.println("millisWorstBehindMs=" + millisWorstBehindMs.get());
+        System.out.println("millisWorstAheadMs=" + millisWorstAheadMs.get());
+    }
 
+    /** Removes tsc from the file just after the agent re-read it; returns the reference nanos before. */
+    private static long demote(Path available) throws Exception {
         // A fresh copy still listing tsc; its first read by the agent moves the access time.
         replace(available, "tsc hpet acpi_pm\n");
         long written = Files.readAttributes(available, BasicFileAttributes.class).lastModifiedTime().toMillis();
@@ -91,32 +125,10 @@ public final class DemotionApp {
         }
         long demotedAt = ReferenceClocks.nanos();
         replace(available, "hpet acpi_pm\n");
-
-        long deadline = ReferenceClocks.nanos() + 5_000_000_000L;
-        while (loggedAt == 0 && ReferenceClocks.nanos() < deadline) {
-            LockSupport.parkNanos(1_000_000);
-        }
-        Thread.sleep(1000); // readers keep going on the system clock
-        stop = true;
-        for (Thread t : threads) {
-            t.join();
-        }
-        System.out.println("threads=" + threadCount);
         // How long before the demotion the agent's re-check read the file (file times are coarse:
         // give or take a kernel tick); -1 where access times do not move.
         System.out.println("recheckSeenAgoMs=" + recheckSeenAgoMs);
-        System.out.println("fallbackLines=" + fallbackLines.get());
-        System.out.println("fallbackLatencyUs=" + (loggedAt == 0 ? -1 : (loggedAt - demotedAt) / 1000));
-        System.out.println("reads=" + reads.get());
-        System.out.println("readsBeforeFallback=" + readsBeforeFallback.get());
-        System.out.println("backwardsSingleThread=" + backwardsSingleThread.get());
-        System.out.println("backwardsAcrossThreads=" + backwardsAcrossThreads.get());
-        System.out.println("worstDeviationNs=" + worstDeviationNs.get());
-        System.out.println("postFallbackReads=" + postFallbackReads.get());
-        System.out.println("postFallbackOutside=" + postFallbackOutside.get());
-        System.out.println("postFallbackWorstNs=" + postFallbackWorstNs.get());
-        System.out.println("millisWorstBehindMs=" + millisWorstBehindMs.get());
-        System.out.println("millisWorstAheadMs=" + millisWorstAheadMs.get());
+        return demotedAt;
     }
 
     /** Atomically, so a re-check never sees a half-written file. */
@@ -165,7 +177,7 @@ public final class DemotionApp {
             while ((current = published.get()) < now && !published.compareAndSet(current, now)) {
                 // retry
             }
-            if (logged != 0 && refBefore - logged > SETTLE_NANOS) {
+            if (logged != 0 && refBefore - logged > settleNanos) {
                 post++;
                 if (deviation != 0) {
                     outside++;
