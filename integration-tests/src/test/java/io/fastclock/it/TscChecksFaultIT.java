@@ -49,7 +49,7 @@ class TscChecksFaultIT {
         ForkedJvm.Result r = ForkedJvm.on(jdk)
                 .agentArgs("mode=on,log=debug,library=" + ForkedJvm.faultLibrary(fault.library))
                 .main(SystemNanosApp.class).run();
-        assertOnTheSystemClockSayingWhy(r, fault);
+        assertOnTheSystemClockSayingWhy(r, jdk, fault);
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -58,16 +58,16 @@ class TscChecksFaultIT {
         ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0)
                 .agentArgs("log=debug,library=" + ForkedJvm.faultLibrary(fault.library))
                 .main(SystemNanosApp.class).run();
-        assertOnTheSystemClockSayingWhy(r, fault);
+        assertOnTheSystemClockSayingWhy(r, jdk, fault);
     }
 
-    private static void assertOnTheSystemClockSayingWhy(ForkedJvm.Result r, Fault fault) {
-        System.out.println("[TscChecksFaultIT] " + fault + ": " + r.stdout.replace('\n', ' '));
+    private static void assertOnTheSystemClockSayingWhy(ForkedJvm.Result r, Jdk jdk, Fault fault) {
+        System.out.println("[TscChecksFaultIT] " + jdk + " " + fault + ": " + r.stdout.replace('\n', ' '));
         assertEquals(0, r.exitCode, r.toString());
         String startLine = r.agentLines().stream()
                 .filter(l -> l.startsWith("fastclock: active:") || l.startsWith("fastclock: inactive:"))
                 .findFirst().orElseThrow(() -> new AssertionError("no start line\n" + r));
-        System.out.println("[TscChecksFaultIT] " + fault + ": " + startLine);
+        System.out.println("[TscChecksFaultIT] " + jdk + " " + fault + ": " + startLine);
         assertTrue(startLine.contains(fault.reason) && startLine.contains(fault.detail),
                 "the start line must name the failed check (" + fault.reason + ")\n" + r);
         assertTrue(r.value("backends").contains("nanos=system"), r.toString());
