@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the JNI library (and the slow-clocksource simulator, when its source is present).
+# Builds the JNI library, its test-only fault-injection variants (target/faults/), and the
+# slow-clocksource simulator when its source is present.
 # Usage: build.sh JAVA_HOME CLASSES_DIR TARGET_DIR
 # Called by Maven (native/pom.xml); stops with a message that says what to install.
 set -euo pipefail
@@ -66,6 +67,17 @@ mkdir -p "$out_dir"
 "$cc" "${cflags[@]}" -shared -I"$jni_include" -I"$jni_include/$os" \
   -o "$out_dir/libfastclock.so" "$here/src/main/c/fastclock.c" -pthread
 echo "fastclock native build: $out_dir/libfastclock.so"
+
+# Test-only variants with an injected fault (see the top of fastclock.c), loaded by the integration
+# tests with library=...; they live under target/, never in the jar.
+faults_dir="$target_dir/faults"
+mkdir -p "$faults_dir"
+for fault in crosscpu calib; do
+  macro=FC_FAULT_$(echo "$fault" | tr '[:lower:]' '[:upper:]')
+  "$cc" "${cflags[@]}" -D"$macro" -shared -I"$jni_include" -I"$jni_include/$os" \
+    -o "$faults_dir/libfastclock-$fault.so" "$here/src/main/c/fastclock.c" -pthread
+  echo "fastclock native build: $faults_dir/libfastclock-$fault.so ($macro, tests only)"
+done
 
 if [ -f "$here/src/main/c/slowclock.c" ]; then
   "$cc" "${cflags[@]}" -shared -o "$target_dir/libslowclock.so" "$here/src/main/c/slowclock.c" -ldl

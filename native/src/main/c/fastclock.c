@@ -4,6 +4,12 @@
  *
  * Everything that reads a clock goes through libc's clock_gettime so that a slow-clocksource
  * simulator preloaded with LD_PRELOAD is seen exactly as the JVM sees it.
+ *
+ * Test-only fault injection (build.sh builds these variants into native/target/faults/, never into
+ * the jar; the production build defines neither macro, so none of this code is in it):
+ *   FC_FAULT_CROSSCPU  the cross-CPU check reports one backward TSC step of FC_FAULT_STEP_TICKS
+ *   FC_FAULT_CALIB     sampleTsc reports every other sample's CLOCK_MONOTONIC FC_FAULT_SKEW_NANOS
+ *                      late, so the two halves of any calibration disagree and it never converges
  */
 #define _GNU_SOURCE
 #include <jni.h>
@@ -26,6 +32,16 @@
 #endif
 
 #define NANOS_PER_SECOND 1000000000LL
+
+#if defined(FC_FAULT_CROSSCPU)
+#define FC_FAULT_STEP_TICKS 1000u
+#endif
+#if defined(FC_FAULT_CALIB)
+#include <stdatomic.h>
+/* 50 us over a 2 ms half: 25,000 ppm each way, far beyond any tolerance the read windows allow. */
+#define FC_FAULT_SKEW_NANOS 50000
+static atomic_uint fc_fault_samples;
+#endif
 
 /* Pseudo clock ids for fc_time_calls: anything that is not a clock_gettime clock. */
 #define FC_PSEUDO_RDTSCP (-101)
@@ -257,6 +273,11 @@ JNIEXPORT jint JNICALL Java_io_fastclock_runtime_NativeClocks_sampleTsc(JNIEnv *
     if (best[2] == INT64_MAX) {
         return -EAGAIN; /* the TSC went backwards inside every window */
     }
+#if defined(FC_FAULT_CALIB)
+    if (atomic_fetch_add(&fc_fault_samples, 1u) % 2u == 1u) {
+        best[1] += FC_FAULT_SKEW_NANOS;
+    }
+#endif
     (*env)->SetLongArrayRegion(env, out, 0, 4, best);
     return 0;
 }
@@ -370,6 +391,13 @@ JNIEXPORT jint JNICALL Java_io_fastclock_runtime_NativeClocks_crossCpuTscCheck(J
         if (workers[i].error != 0 && result == 0) result = -workers[i].error;
     }
     pthread_mutex_destroy(&check.lock);
+#if defined(FC_FAULT_CROSSCPU)
+    if (result == 0 && check.used >= 2) {
+        /* The last read comes out behind the one before it, as if its CPU's TSC lagged. */
+        uint64_t previous = check.records[check.used - 2].tsc;
+        check.records[check.used - 1].tsc = previous > FC_FAULT_STEP_TICKS ? previous - FC_FAULT_STEP_TICKS : 0;
+    }
+#endif
     if (result == 0) {
         /* Records were appended under the lock, so array order is sequence order. */
         jlong backwards = 0;

@@ -14,6 +14,11 @@
  *   library was loaded (measured on the real CLOCK_MONOTONIC), CLOCK_REALTIME,
  *   CLOCK_REALTIME_COARSE, CLOCK_TAI, gettimeofday and time() are shifted by the sum of the
  *   DELTA_MS of every step reached so far. Monotonic clocks are never shifted.
+ * - SLOWCLOCK_MONO_PPM="AT_MS:PPM" changes the rate of CLOCK_MONOTONIC: from AT_MS milliseconds
+ *   after load (real CLOCK_MONOTONIC) it runs PPM parts per million fast (or slow, if negative),
+ *   continuously and never backwards. Only CLOCK_MONOTONIC (what System.nanoTime and fastclock's
+ *   TSC sampling read); the TSC itself, CLOCK_MONOTONIC_RAW/_COARSE and the wall clocks keep
+ *   their rate, so a TSC clock calibrated before AT_MS no longer agrees with CLOCK_MONOTONIC.
  *
  * Environment (read once, when the library is loaded; a bad value prints one line on stderr
  * naming the variable and is ignored)
@@ -22,6 +27,7 @@
  *   SLOWCLOCK_SPIN_NS    extra busy wait after each fine read, 0..10000000 ns (default 0)
  *   SLOWCLOCK_STEPS      up to 32 steps "AT_MS:DELTA_MS" separated by commas, AT_MS >= 0 and
  *                        non-decreasing, DELTA_MS signed (e.g. "2000:+5000,4000:-10000")
+ *   SLOWCLOCK_MONO_PPM   "AT_MS:PPM", AT_MS >= 0, PPM signed in -100000..100000 (e.g. "1500:+5000")
  *
  * The hot path allocates nothing and takes no lock; its only shared state is a lock-free atomic
  * counter of the steps reached. Not simulated: HPET's machine-wide serialisation of reads (a
@@ -47,6 +53,8 @@
 /* Bound on |AT_MS| and |cumulative DELTA_MS|: about 31 years; keeps every sum far from overflow. */
 #define MAX_ABS_MS 1000000000000LL
 #define MAX_SPIN_NS 10000000LL
+/* 10 %: keeps (elapsed ms) * PPM far from overflow for any uptime. */
+#define MAX_ABS_PPM 100000LL
 
 typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
 typedef int (*gettimeofday_fn)(struct timeval *, void *);
@@ -64,6 +72,10 @@ static long long step_cum_ms[MAX_STEPS];    /* cumulative shift once step i is r
 
 /* Number of steps reached so far; only ever increases. */
 static atomic_int steps_reached;
+
+static int mono_ppm_set;
+static long long mono_ppm_at_ns; /* real CLOCK_MONOTONIC, absolute */
+static long long mono_ppm;
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -144,6 +156,24 @@ static void shift_timeval(struct timeval *tv, long long ms) {
   tv->tv_usec = (suseconds_t)usec;
 }
 
+/*
+ * CLOCK_MONOTONIC at the changed rate: unchanged up to mono_ppm_at_ns, then every real ns counts
+ * 1 + mono_ppm / 1e6 ns. With |mono_ppm| < 1e6 the shift moves by at most 1 ns per real ns (the
+ * truncations included), so the result never decreases.
+ */
+static void skew_monotonic(struct timespec *tp) {
+  long long t = (long long)tp->tv_sec * NANOS_PER_SECOND + tp->tv_nsec;
+  if (t <= mono_ppm_at_ns) {
+    return;
+  }
+  long long elapsed = t - mono_ppm_at_ns;
+  /* Split so neither product can overflow: elapsed / 1e6 < 1e13 for any uptime, |ppm| <= 1e5. */
+  long long shift = (elapsed / 1000000LL) * mono_ppm + (elapsed % 1000000LL) * mono_ppm / 1000000LL;
+  t += shift;
+  tp->tv_sec = (time_t)(t / NANOS_PER_SECOND);
+  tp->tv_nsec = (long)(t % NANOS_PER_SECOND);
+}
+
 static int is_fine(clockid_t id) {
   switch (id) {
     case CLOCK_REALTIME:
@@ -189,6 +219,9 @@ int clock_gettime(clockid_t id, struct timespec *tp) {
     if (ms != 0) {
       shift_timespec(tp, ms);
     }
+  }
+  if (rc == 0 && mono_ppm_set && id == CLOCK_MONOTONIC) {
+    skew_monotonic(tp);
   }
   return rc;
 }
@@ -345,6 +378,21 @@ __attribute__((constructor)) static void slowclock_init(void) {
     warn("SLOWCLOCK_STEPS", v,
          "up to 32 AT_MS:DELTA_MS pairs separated by commas, AT_MS >= 0 non-decreasing, "
          "e.g. 2000:+5000,4000:-10000");
+  }
+
+  v = getenv("SLOWCLOCK_MONO_PPM");
+  if (v != NULL && *v != '\0') {
+    const char *colon = strchr(v, ':');
+    long long at;
+    long long ppm;
+    if (colon != NULL && parse_ll(v, colon, 0, MAX_ABS_MS, &at) == 0 &&
+        parse_ll(colon + 1, colon + strlen(colon), -MAX_ABS_PPM, MAX_ABS_PPM, &ppm) == 0) {
+      mono_ppm_at_ns = load_ns + at * NANOS_PER_MILLI;
+      mono_ppm = ppm;
+      mono_ppm_set = 1;
+    } else {
+      warn("SLOWCLOCK_MONO_PPM", v, "AT_MS:PPM with AT_MS >= 0 and PPM in -100000..100000, e.g. 1500:+5000");
+    }
   }
   atomic_store_explicit(&steps_reached, 0, memory_order_release);
 }

@@ -110,11 +110,12 @@ public final class DecisionMaker {
         if (!health.cpuidInvariant()) {
             return "CPUID does not report an invariant TSC";
         }
-        if (!health.calibrated()) {
-            return "TSC calibration did not converge" + paren(health.calibrationProblem());
-        }
+        // In the order the checks run: calibration is skipped once the cross-CPU check failed.
         if (!health.crossCpuOk()) {
             return "the cross-CPU check found the TSC going backwards" + paren(health.crossCpuProblem());
+        }
+        if (!health.calibrated()) {
+            return "TSC calibration did not converge" + paren(health.calibrationProblem());
         }
         return null;
     }

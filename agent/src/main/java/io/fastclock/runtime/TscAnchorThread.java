@@ -3,7 +3,8 @@ package io.fastclock.runtime;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Re-anchors a {@link TscClock} about four times a second (once per segment). Daemon, so it never
+ * Re-anchors a {@link TscClock} about four times a second (once per segment) and runs its trust
+ * re-check every {@code recheck} period, waking for whichever is due first. Daemon, so it never
  * keeps the JVM alive; if it is starved, readers extend the clock at its last rate.
  */
 public final class TscAnchorThread extends Thread {
@@ -22,7 +23,7 @@ public final class TscAnchorThread extends Thread {
     public void run() {
         try {
             long sleep;
-            while ((sleep = clock.reanchor()) >= 0) {
+            while ((sleep = clock.anchorRound()) >= 0) {
                 LockSupport.parkNanos(sleep);
             }
         } catch (Throwable t) {

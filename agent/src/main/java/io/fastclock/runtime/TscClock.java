@@ -222,24 +222,40 @@ public final class TscClock {
     // ---- anchor thread --------------------------------------------------------------------------
 
     /**
-     * One round of re-anchoring, called by {@link TscAnchorThread}.
+     * One round of the anchor thread ({@link TscAnchorThread}): the trust re-check when it is due,
+     * and a re-anchor once the last published segment has begun. The two keep separate paces: a
+     * re-check every {@code recheckNanos} (down to 50 ms), a re-anchor once a segment (250 ms).
      *
-     * @return ns to sleep before the next round, or a negative value once the clock has fallen back
+     * @return ns to sleep until the next of the two is due, or a negative value once the clock has
+     *         fallen back
      */
-    long reanchor() {
+    long anchorRound() {
         Segment s = current;
         if (s.isFallback()) {
             return -1;
         }
         long now = source.ticks();
-        if (now < s.startTicks) {
-            return ticksToNanos(s.startTicks - now) + tuning.segmentNanos / 20;
-        }
         String distrust = checkTrust(now);
         if (distrust != null) {
             fallBack(distrust);
             return -1;
         }
+        long untilReanchor = now < s.startTicks
+                ? ticksToNanos(s.startTicks - now) + tuning.segmentNanos / 20
+                : reanchor();
+        if (untilReanchor < 0) {
+            return -1;
+        }
+        long untilRecheck = ticksToNanos(lastTrustCheckTicks + recheckTicks - now);
+        return Math.max(0, Math.min(untilReanchor, untilRecheck));
+    }
+
+    /**
+     * Samples the TSC against CLOCK_MONOTONIC and publishes the next segment.
+     *
+     * @return ns to sleep before the next re-anchor, or a negative value once the clock has fallen back
+     */
+    private long reanchor() {
         long[] sample = new long[4];
         int rc = source.sample(sample);
         if (rc != 0 || sample[0] <= baseTicks || sample[1] <= baseNanos) {
@@ -260,7 +276,7 @@ public final class TscClock {
         }
         String drift = null;
         synchronized (lock) {
-            s = current;
+            Segment s = current;
             if (s.isFallback()) {
                 return -1;
             }
@@ -363,8 +379,9 @@ public final class TscClock {
         log.warn("TSC clock disabled: " + reason + "; nanoTime and currentTimeMillis now use the system clocks");
     }
 
+    /** Rounded up, so that a sleep of that long is never a tick short of a deadline. */
     private long ticksToNanos(long ticks) {
-        return (long) (ticks * calibratedNanosPerTick);
+        return (long) Math.ceil(ticks * calibratedNanosPerTick);
     }
 
     private static long toMult(double nanosPerTick) {

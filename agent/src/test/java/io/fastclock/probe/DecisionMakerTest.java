@@ -410,6 +410,12 @@ class DecisionMakerTest {
         assertContains(DecisionMaker.tscBlocker(f, JNI, new TscHealth(true, true, false, "spread 80 ppm after 5 rounds",
                 true, null)), "calibration did not converge (spread 80 ppm after 5 rounds)");
         assertContains(DecisionMaker.tscBlocker(f, JNI, BACKWARDS), "went backwards 3 times");
+        // As the probe reports it: calibration is skipped once the cross-CPU check failed, and the
+        // reason must be the check that failed, not the calibration that never ran.
+        TscHealth backwardsUncalibrated = new TscHealth(true, true, false, "not calibrated: an earlier check failed",
+                false, "the TSC went backwards 1 times across 2 CPUs (worst 1000 ticks)");
+        assertContains(DecisionMaker.tscBlocker(f, JNI, backwardsUncalibrated),
+                "the cross-CPU check found the TSC going backwards (the TSC went backwards 1 times");
         assertContains(DecisionMaker.tscBlocker(f, JNA_ONLY, HEALTHY), "native library did not load");
         assertContains(DecisionMaker.tscBlocker(Fixtures.read("hpet-healthy-tsc", "aarch64"), JNI, HEALTHY), "x86_64");
     }

@@ -75,9 +75,12 @@ class TscClockTest {
     }
 
     private static TscClock clock(ManualTicks source, double calibratedNanosPerTick, TscTrust trust, RecordingLog log) {
-        TscCalibration calibration = TscCalibration.of(calibratedNanosPerTick, source.ticks, source.monotonic(),
+        return new TscClock(source, calibration(source, calibratedNanosPerTick), new TscClock.Tuning(), trust, log);
+    }
+
+    private static TscCalibration calibration(ManualTicks source, double calibratedNanosPerTick) {
+        return TscCalibration.of(calibratedNanosPerTick, source.ticks, source.monotonic(),
                 source.monotonic() + source.realtimeOffset);
-        return new TscClock(source, calibration, new TscClock.Tuning(), trust, log);
     }
 
     @Test
@@ -99,7 +102,7 @@ class TscClockTest {
         for (int step = 0; step < 40_000; step++) {
             source.advanceNanos(1_000_000); // 40 s in 1 ms steps
             if (step % 50 == 0) {
-                clock.reanchor();
+                clock.anchorRound();
             }
             long now = clock.nanoTime();
             assertTrue(now >= previous, "went backwards at step " + step + ": " + previous + " -> " + now);
@@ -131,7 +134,7 @@ class TscClockTest {
         TscClock clock = clock(source, (1 / 3.0) * (1 - 200e-6), TscTrust.ALWAYS, new RecordingLog());
         source.advanceNanos(10_000_000);
         long before = clock.nanoTime();
-        clock.reanchor(); // publishes the next segment, which starts in the future
+        clock.anchorRound(); // publishes the next segment, which starts in the future
         long same = clock.nanoTime();
         assertEquals(before, same, "publishing a future segment changed the present");
     }
@@ -143,12 +146,12 @@ class TscClockTest {
         String[] distrust = {null};
         TscClock clock = clock(source, 1 / 3.0, () -> distrust[0], log);
         source.advanceNanos(2_000_000_000L);
-        clock.reanchor();
+        clock.anchorRound();
         long highest = clock.nanoTime();
         distrust[0] = "tsc is no longer listed in available_clocksource";
         source.advanceNanos(2_000_000_000L); // past the re-check period
         highest = Math.max(highest, clock.nanoTime());
-        assertTrue(clock.reanchor() < 0);
+        assertTrue(clock.anchorRound() < 0);
         assertTrue(clock.hasFallenBack());
         assertEquals(1, log.lines.size());
         assertTrue(log.lines.get(0).contains("available_clocksource"));
@@ -159,12 +162,62 @@ class TscClockTest {
         assertNotNull(clock.fallbackReason());
     }
 
+    /**
+     * The anchor thread's loop in simulated time: each round answers how long the thread sleeps,
+     * and every wake-up comes 50 us late. The kernel is asked every recheck period (here 100 ms,
+     * well under the 250 ms segments), not only when a segment is due, so a demotion right after
+     * a re-check is seen one period later.
+     */
+    @Test
+    void reChecksTheKernelEveryRecheckPeriodWhateverTheSegmentTiming() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        RecordingLog log = new RecordingLog();
+        long start = source.monotonic();
+        List<Long> checkedAt = new ArrayList<>();
+        String[] distrust = {null};
+        long[] demotedAt = {0};
+        TscTrust trust = () -> {
+            long now = source.monotonic();
+            checkedAt.add(now);
+            String answer = distrust[0];
+            if (demotedAt[0] == 0 && now - start >= 5_000_000_000L) {
+                // The kernel demotes the TSC just after this re-check answered: the worst case.
+                distrust[0] = "tsc is no longer listed in available_clocksource";
+                demotedAt[0] = now;
+            }
+            return answer;
+        };
+        TscClock.Tuning tuning = new TscClock.Tuning();
+        tuning.recheckNanos = 100_000_000L;
+        TscClock clock = new TscClock(source, calibration(source, 1 / 3.0), tuning, trust, log);
+        long previous = clock.nanoTime();
+        long sleep;
+        while ((sleep = clock.anchorRound()) >= 0) {
+            assertTrue(source.monotonic() - start < 10_000_000_000L, "no fallback 5 s after the demotion");
+            source.advanceNanos(sleep + 50_000);
+            long now = clock.nanoTime();
+            assertTrue(now >= previous, "went backwards: " + previous + " -> " + now);
+            previous = now;
+        }
+        long period = tuning.recheckNanos + 50_000;
+        assertTrue(checkedAt.size() >= 50, "only " + checkedAt.size() + " re-checks in 5 s");
+        for (int i = 1; i < checkedAt.size(); i++) {
+            long gap = checkedAt.get(i) - checkedAt.get(i - 1);
+            assertEquals(period, gap, 1_000.0, "re-check " + i + " came " + gap / 1e6 + " ms after the one before");
+        }
+        long latency = source.monotonic() - demotedAt[0];
+        assertEquals(period, latency, 1_000.0, "fell back " + latency / 1e6 + " ms after the demotion");
+        assertEquals(1, log.lines.size(), log.lines.toString());
+        // Re-anchoring keeps its own pace: a short first segment, then one every 250 ms.
+        assertEquals(20, clock.reanchors(), 1.0, "re-anchors in 5.1 s");
+    }
+
     @Test
     void afterAFallbackNanoTimeStaysWithinMicrosecondsOfTheSystemClock() {
         ManualTicks source = new ManualTicks(1 / 3.0);
         TscClock clock = clock(source, 1 / 3.0, TscTrust.ALWAYS, new RecordingLog());
         source.advanceNanos(60_000_000);
-        clock.reanchor(); // the next segment now reaches ~300 ms into the future
+        clock.anchorRound(); // the next segment now reaches ~300 ms into the future
         source.advanceNanos(10_000_000);
         long before = clock.nanoTime();
         clock.fallBack("test");
@@ -201,7 +254,7 @@ class TscClockTest {
         TscClock clock = clock(source, 1 / 3.0, TscTrust.ALWAYS, log);
         for (int i = 0; i < 3; i++) { // two segments published past the first
             source.advanceNanos(300_000_000);
-            clock.reanchor();
+            clock.anchorRound();
         }
         long highest = clock.nanoTime();
         source.ticks -= (long) (2_000_000_000L * 3.0); // the counter jumps 2 s back
@@ -218,10 +271,10 @@ class TscClockTest {
         RecordingLog log = new RecordingLog();
         TscClock clock = clock(source, 1 / 3.0, TscTrust.ALWAYS, log);
         source.advanceNanos(300_000_000);
-        clock.reanchor();
+        clock.anchorRound();
         source.monotonicOffset += 50_000_000; // CLOCK_MONOTONIC jumps 50 ms relative to the TSC
         source.advanceNanos(300_000_000);
-        clock.reanchor();
+        clock.anchorRound();
         assertTrue(clock.hasFallenBack(), "a 50 ms disagreement must disable the TSC");
         assertTrue(log.lines.get(0).contains("drifted") || log.lines.get(0).contains("rate"), log.lines.get(0));
     }
@@ -234,7 +287,7 @@ class TscClockTest {
         assertEquals(expected, clock.currentTimeMillis(), 1.0);
         source.realtimeOffset -= 60_000_000_000L; // the wall clock is stepped back one minute
         source.advanceNanos(300_000_000);
-        clock.reanchor();
+        clock.anchorRound();
         expected = (source.monotonic() + source.realtimeOffset) / 1_000_000L;
         assertEquals(expected, clock.currentTimeMillis(), 1.0);
     }

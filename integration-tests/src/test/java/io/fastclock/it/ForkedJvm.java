@@ -58,6 +58,19 @@ public final class ForkedJvm {
         return lib.toAbsolutePath().normalize();
     }
 
+    /**
+     * A test-only libfastclock with an injected fault (native/build.sh, target/faults/): "crosscpu"
+     * (the cross-CPU check reports a backward TSC step) or "calib" (calibration never converges).
+     */
+    public static Path faultLibrary(String fault) {
+        Path lib = Paths.get(System.getProperty("fastclock.fault." + fault + ".lib",
+                "../native/target/faults/libfastclock-" + fault + ".so"));
+        if (!Files.isRegularFile(lib)) {
+            throw new IllegalStateException("fault-injection library not built: " + lib.toAbsolutePath());
+        }
+        return lib.toAbsolutePath().normalize();
+    }
+
     public static Path testClasses() {
         return Paths.get(System.getProperty("fastclock.test.classes", "target/test-classes")).toAbsolutePath();
     }
