@@ -54,7 +54,7 @@ public final class TscChecks {
         String crossProblem = null;
         boolean ran = rc == 0;
         if (!ran) {
-            crossProblem = "the cross-CPU TSC check could not run (errno " + -rc + ")";
+            crossProblem = "it could not run (errno " + -rc + ")";
         } else if (out[2] > 0) {
             crossProblem = String.format("the TSC went backwards %d times across %d CPUs (worst %d ticks)",
                     out[2], out[0], out[3]);

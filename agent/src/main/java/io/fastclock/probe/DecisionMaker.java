@@ -112,7 +112,7 @@ public final class DecisionMaker {
         }
         // In the order the checks run: calibration is skipped once the cross-CPU check failed.
         if (!health.crossCpuOk()) {
-            return "the cross-CPU check found the TSC going backwards" + paren(health.crossCpuProblem());
+            return "the cross-CPU check failed: " + health.crossCpuProblem();
         }
         if (!health.calibrated()) {
             return "TSC calibration did not converge" + paren(health.calibrationProblem());

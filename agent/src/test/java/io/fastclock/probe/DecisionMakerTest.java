@@ -415,7 +415,12 @@ class DecisionMakerTest {
         TscHealth backwardsUncalibrated = new TscHealth(true, true, false, "not calibrated: an earlier check failed",
                 false, "the TSC went backwards 1 times across 2 CPUs (worst 1000 ticks)");
         assertContains(DecisionMaker.tscBlocker(f, JNI, backwardsUncalibrated),
-                "the cross-CPU check found the TSC going backwards (the TSC went backwards 1 times");
+                "the cross-CPU check failed: the TSC went backwards 1 times");
+        // A check that could not run is not a TSC seen going backwards.
+        TscHealth notRun = new TscHealth(true, true, false, "not calibrated: an earlier check failed",
+                false, "it could not run (errno 22)");
+        assertEquals("the cross-CPU check failed: it could not run (errno 22)",
+                DecisionMaker.tscBlocker(f, JNI, notRun));
         assertContains(DecisionMaker.tscBlocker(f, JNA_ONLY, HEALTHY), "native library did not load");
         assertContains(DecisionMaker.tscBlocker(Fixtures.read("hpet-healthy-tsc", "aarch64"), JNI, HEALTHY), "x86_64");
     }

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class TscChecksFaultIT {
     enum Fault {
-        CROSSCPU("crosscpu", "the cross-CPU check found the TSC going backwards", "worst 1000 ticks"),
+        CROSSCPU("crosscpu", "the cross-CPU check failed: the TSC went backwards", "worst 1000 ticks"),
         CALIB("calib", "TSC calibration did not converge", "the two halves differ by");
 
         final String library;
