@@ -24,16 +24,13 @@ import java.util.Collections;
 
 /** What premain does once the runtime is in the boot loader: settings, probe, decision, transformer. */
 final class AgentStartup {
-    /** Set for the application and tests to see: "true" when call sites are being rewritten. */
-    static final String ACTIVE_PROPERTY = Settings.ACTIVE_PROPERTY;
-
     private AgentStartup() {}
 
     static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent) {
         long started = System.nanoTime();
         AgentLog log = new AgentLog(settings.log());
         if (settings.mode() == Settings.Mode.OFF) {
-            System.setProperty(ACTIVE_PROPERTY, "false");
+            AgentState.inactive("inactive: mode=off");
             log.info("inactive: mode=off");
             return;
         }
@@ -46,18 +43,19 @@ final class AgentStartup {
             log.info(warning);
         }
         if (!decision.active()) {
-            System.setProperty(ACTIVE_PROPERTY, "false");
+            AgentState.inactive(decision.summary() + nativeNote(probe));
             log.info(decision.summary() + nativeNote(probe));
             return;
         }
         TscClock tsc = null;
         if (decision.millis().backend() == Backend.TSC || decision.nanos().backend() == Backend.TSC) {
             tsc = TscClockStarter.start(probe.tscChecks, settings.recheckMs() * 1_000_000L,
-                    new SysfsTscTrust(probe.reader), log);
+                    new SysfsTscTrust(probe.reader), LiveAgentState.publishingFallbacks(log));
         }
         LongClock jna = probe.jna == null ? null : probe.jna.clock;
         if (!ClockRegistry.install(millisClock(decision.millis().backend(), tsc, jna),
                 nanosClock(decision.nanos().backend(), tsc))) {
+            AgentState.inactive("inactive: the fastclock runtime was already in use in this JVM");
             log.info("inactive: the fastclock runtime was already in use in this JVM");
             return;
         }
@@ -68,9 +66,10 @@ final class AgentStartup {
         ClockTransformer transformer = new ClockTransformer(new ClassFilter(settings.include(), settings.exclude()),
                 stats, listener, module -> readsRuntime(inst, module));
         inst.addTransformer(transformer, false);
-        System.setProperty(ACTIVE_PROPERTY, "true");
-        log.info(decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; " + loadedBeforeAgent
-                + " classes loaded before the agent stay as they are");
+        String line = decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; "
+                + loadedBeforeAgent + " classes loaded before the agent stay as they are";
+        LiveAgentState.active(line, decision.millis().backend(), decision.nanos().backend(), "system", stats, tsc);
+        log.info(line);
         if (log.debugEnabled()) {
             // Guarded: the first String.format in a JVM loads the Formatter machinery, ~10 ms here.
             log.debug(String.format("start-up took %.1f ms (probe %.1f ms)", (System.nanoTime() - started) / 1e6,
