@@ -3,7 +3,8 @@
 #  - prints the cost of clock_gettime(CLOCK_MONOTONIC) without it, under it, and with a spin;
 #  - checks that a wall-clock step is applied to CLOCK_REALTIME, CLOCK_REALTIME_COARSE and
 #    gettimeofday, never to CLOCK_MONOTONIC, in syscall and in vdso mode;
-#  - checks that a bad setting is named on stderr and ignored.
+#  - checks that a bad setting is named on stderr and ignored;
+#  - checks the read counts (SLOWCLOCK_COUNT, SLOWCLOCK_COUNT_THREAD) against a known number of reads.
 # Timings are printed, not asserted. Exits non-zero if a functional check fails.
 # Usage: native/src/test/slowclock-check.sh [path/to/libslowclock.so]
 set -euo pipefail
@@ -21,6 +22,7 @@ cat >"$work/probe.c" <<'EOF'
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,7 +39,27 @@ static long long tod_us(void) {
   return (long long)tv.tv_sec * 1000000LL + tv.tv_usec;
 }
 
+static void set_name(const char *name) {
+  if (prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL) != 0) { perror("prctl"); exit(3); }
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "count") == 0) {
+    /* 1000 monotonic reads outside the window; inside a thread named "fcsim-count-x": 300
+     * realtime, 200 monotonic, 100 gettimeofday, 50 monotonic-raw and 400 coarse (not fine). */
+    long long sink = 0;
+    for (int i = 0; i < 1000; i++) sink += ns(CLOCK_MONOTONIC);
+    set_name("fcsim-count-x");
+    for (int i = 0; i < 300; i++) sink += ns(CLOCK_REALTIME);
+    for (int i = 0; i < 200; i++) sink += ns(CLOCK_MONOTONIC);
+    for (int i = 0; i < 100; i++) sink += tod_us();
+    for (int i = 0; i < 50; i++) sink += ns(CLOCK_MONOTONIC_RAW);
+    for (int i = 0; i < 400; i++) sink += ns(CLOCK_MONOTONIC_COARSE);
+    set_name("probe");
+    printf("%lld\n", sink & 1);
+    if (argc > 2 && strcmp(argv[2], "exit") == 0) exit(0);
+    return 0;
+  }
   if (argc > 1 && strcmp(argv[1], "cost") == 0) {
     const int n = 2000000;
     long long sink = 0;
@@ -116,12 +138,50 @@ read -r mono r _ <<<"$(env LD_PRELOAD="$lib" "$work/probe" step 100)"
 awk -v x="$r" 'BEGIN { exit !(x >= -5 && x <= 5) }' && ok "no shift without SLOWCLOCK_STEPS" || fail "realtime moved by $r ms without steps"
 
 echo "== bad settings are named and ignored"
-for setting in "SLOWCLOCK_SPIN_NS=abc" "SLOWCLOCK_STEPS=200:+x" "SLOWCLOCK_FINE=fast" "SLOWCLOCK_STEPS=500:1,100:1"; do
+for setting in "SLOWCLOCK_SPIN_NS=abc" "SLOWCLOCK_STEPS=200:+x" "SLOWCLOCK_FINE=fast" "SLOWCLOCK_STEPS=500:1,100:1" \
+    "SLOWCLOCK_COUNT_THREAD=a-name-longer-than-15"; do
   name=${setting%%=*}
   err=$(env LD_PRELOAD="$lib" "$setting" "$work/probe" step 10 2>&1 >/dev/null)
   lines=$(printf '%s\n' "$err" | grep -c . || true)
   if [[ "$err" == *"$name"* && "$lines" -eq 1 ]]; then ok "$setting -> $err"; else fail "$setting gave: '$err'"; fi
 done
+
+echo "== read counts (SLOWCLOCK_COUNT)"
+# expect KEY VALUE FILE: the line KEY=VALUE is in FILE.
+expect() {
+  if grep -qx "$1=$2" "$3"; then ok "$1=$2 ($4)"; else fail "$1 is not $2 ($4): $(tr '\n' ' ' <"$3")"; fi
+}
+for ending in return exit; do
+  for mode in syscall vdso; do
+    env LD_PRELOAD="$lib" SLOWCLOCK_FINE="$mode" SLOWCLOCK_COUNT="$work/count-%p.txt" "$work/probe" count "$ending" >/dev/null
+    files=("$work"/count-*.txt)
+    if [ "${#files[@]}" -ne 1 ] || [ ! -f "${files[0]}" ]; then
+      fail "no count file with the pid in its name ($mode, main $ending)"; continue
+    fi
+    counts=${files[0]}
+    what="$mode, main $ending"
+    expect fine_reads_total 1650 "$counts" "$what"
+    expect fine_reads_total_monotonic 1200 "$counts" "$what"
+    expect fine_reads_in_counted_threads 650 "$counts" "$what"
+    expect fine_reads_in_counted_threads_realtime 300 "$counts" "$what"
+    expect fine_reads_in_counted_threads_monotonic 200 "$counts" "$what"
+    expect fine_reads_in_counted_threads_gettimeofday 100 "$counts" "$what"
+    expect fine_reads_in_counted_threads_other 50 "$counts" "$what"
+    rm -f "$counts"
+  done
+done
+out=$(env LD_PRELOAD="$lib" SLOWCLOCK_COUNT=stderr SLOWCLOCK_COUNT_THREAD=other "$work/probe" count 2>&1 >/dev/null)
+printf '%s\n' "$out" >"$work/stderr-counts.txt"
+expect fine_reads_total 1650 "$work/stderr-counts.txt" "on stderr"
+expect fine_reads_in_counted_threads 0 "$work/stderr-counts.txt" "SLOWCLOCK_COUNT_THREAD=other"
+out=$(env LD_PRELOAD="$lib" SLOWCLOCK_COUNT=stderr SLOWCLOCK_COUNT_THREAD=none "$work/probe" count 2>&1 >/dev/null)
+if [[ "$out" == *fine_reads_total=1650* && "$out" != *counted_threads* ]]; then
+  ok "SLOWCLOCK_COUNT_THREAD=none counts only the total"
+else
+  fail "SLOWCLOCK_COUNT_THREAD=none gave: $out"
+fi
+out=$(env LD_PRELOAD="$lib" "$work/probe" count 2>&1 >/dev/null)
+[ -z "$out" ] && ok "no counts without SLOWCLOCK_COUNT" || fail "counts without SLOWCLOCK_COUNT: $out"
 
 if [ "$failures" -ne 0 ]; then
   echo "slowclock-check: $failures check(s) failed"
