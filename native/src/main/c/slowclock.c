@@ -55,6 +55,9 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -161,6 +164,93 @@ static long long real_monotonic_ns(void) {
     return 0; /* CLOCK_MONOTONIC cannot fail with a valid pointer; 0 only delays steps. */
   }
   return (long long)ts.tv_sec * NANOS_PER_SECOND + ts.tv_nsec;
+}
+
+/* ---- HPET-like serialisation (SLOWCLOCK_SERIALIZE) ---- */
+
+enum serialize_kind { SERIALIZE_NONE, SERIALIZE_MUTEX, SERIALIZE_TICKET };
+static enum serialize_kind serialize;
+static pthread_mutex_t read_mutex = PTHREAD_MUTEX_INITIALIZER;
+static atomic_uint ticket_next;
+static atomic_uint ticket_serving;
+/* How long a ticket waiter spins before it yields its CPU on every poll. */
+#define TICKET_SPIN_NS 20000LL
+
+/*
+ * Set while this thread is inside the serialised section, so that a signal handler reading the
+ * clock there does not wait for a lock its own thread holds. Initial-exec: no allocation, so it
+ * is safe in a signal handler.
+ */
+static __thread volatile sig_atomic_t in_section __attribute__((tls_model("initial-exec")));
+
+static long long real_monotonic_ns(void);
+
+static void ticket_lock(void) {
+  unsigned my = atomic_fetch_add_explicit(&ticket_next, 1, memory_order_relaxed);
+  long long spin_until = 0;
+  unsigned polls = 0;
+  int yielding = 0;
+  while (atomic_load_explicit(&ticket_serving, memory_order_acquire) != my) {
+    if (yielding) {
+      sched_yield();
+      continue;
+    }
+    cpu_relax();
+    if ((++polls & 63U) == 0) {
+      long long now = real_monotonic_ns();
+      if (spin_until == 0) {
+        spin_until = now + TICKET_SPIN_NS;
+      } else if (now >= spin_until) {
+        yielding = 1;
+      }
+    }
+  }
+}
+
+static void ticket_unlock(void) {
+  atomic_fetch_add_explicit(&ticket_serving, 1, memory_order_release);
+}
+
+/* Enters the section where one fine read runs at a time; returns whether it must be left. */
+static int section_enter(void) {
+  if (serialize == SERIALIZE_NONE || in_section) {
+    return 0;
+  }
+  in_section = 1; /* before the lock: a signal arriving after it must not lock again */
+  atomic_signal_fence(memory_order_seq_cst);
+  if (serialize == SERIALIZE_MUTEX) {
+    if (pthread_mutex_lock(&read_mutex) != 0) {
+      in_section = 0;
+      return 0; /* cannot happen for a default mutex; read unserialised rather than fail */
+    }
+  } else {
+    ticket_lock();
+  }
+  return 1;
+}
+
+static void section_leave(int entered) {
+  if (!entered) {
+    return;
+  }
+  if (serialize == SERIALIZE_MUTEX) {
+    if (pthread_mutex_unlock(&read_mutex) != 0) {
+      /* cannot happen: this thread holds it */
+    }
+  } else {
+    ticket_unlock();
+  }
+  atomic_signal_fence(memory_order_seq_cst);
+  in_section = 0;
+}
+
+/* A child of fork() has only the forking thread, which holds no section: start unlocked. */
+static void section_reset_in_child(void) {
+  pthread_mutex_t unlocked = PTHREAD_MUTEX_INITIALIZER;
+  memcpy(&read_mutex, &unlocked, sizeof unlocked);
+  atomic_store_explicit(&ticket_serving, atomic_load_explicit(&ticket_next, memory_order_relaxed),
+                        memory_order_relaxed);
+  in_section = 0;
 }
 
 static void spin(void) {
@@ -276,10 +366,12 @@ int clock_gettime(clockid_t id, struct timespec *tp) {
     count_read(kind_of(id));
   }
   if (fine && (fine_syscall || real_clock_gettime == NULL)) {
+    int entered = section_enter();
     rc = (int)syscall(SYS_clock_gettime, id, tp);
     if (spin_ns > 0 && fine_syscall) {
       spin();
     }
+    section_leave(entered);
   } else if (real_clock_gettime != NULL) {
     rc = real_clock_gettime(id, tp);
   } else {
@@ -305,10 +397,12 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz) {
   int rc;
   count_read(KIND_GETTIMEOFDAY);
   if (fine_syscall || real_gettimeofday == NULL) {
+    int entered = section_enter();
     rc = (int)syscall(SYS_gettimeofday, out, tz);
     if (spin_ns > 0 && fine_syscall) {
       spin();
     }
+    section_leave(entered);
   } else {
     rc = real_gettimeofday(out, tz);
   }
@@ -549,6 +643,29 @@ __attribute__((constructor)) static void slowclock_init(void) {
       spin_ns = ns;
     } else {
       warn("SLOWCLOCK_SPIN_NS", v, "an integer number of nanoseconds in 0..10000000");
+    }
+  }
+
+  v = getenv("SLOWCLOCK_SERIALIZE");
+  if (v != NULL && *v != '\0') {
+    if (strcmp(v, "0") == 0) {
+      serialize = SERIALIZE_NONE;
+    } else if (strcmp(v, "1") == 0 || strcmp(v, "mutex") == 0) {
+      serialize = SERIALIZE_MUTEX;
+    } else if (strcmp(v, "ticket") == 0) {
+      serialize = SERIALIZE_TICKET;
+    } else {
+      warn("SLOWCLOCK_SERIALIZE", v, "0, 1 (= mutex), mutex or ticket");
+    }
+    if (serialize != SERIALIZE_NONE && !fine_syscall) {
+      serialize = SERIALIZE_NONE; /* nothing slow to serialise: fine reads stay on the vDSO */
+    }
+    if (serialize != SERIALIZE_NONE) {
+      int rc = pthread_atfork(NULL, NULL, section_reset_in_child);
+      if (rc != 0) {
+        fprintf(stderr, "slowclock: pthread_atfork failed (%s); a forked child may block on the clock\n",
+                strerror(rc));
+      }
     }
   }
 
