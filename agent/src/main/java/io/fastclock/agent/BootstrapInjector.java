@@ -32,7 +32,7 @@ final class BootstrapInjector {
         "LongClock", "RuntimeLog", "TscTrust", "TickSource", "TickSource$Rdtscp", "TickSource$LfenceRdtsc",
         "NativeClocks", "SystemMillis", "SystemNanos", "CoarseMillis", "CoarseNanos",
         "TscCalibration", "TscClock$Tuning", "TscClock$Segment", "TscClock", "TscAnchorThread",
-        "TscNanos", "TscMillis", "ClockRegistry", "FastClock",
+        "TscNanos", "TscMillis", "EpochClock", "SystemEpoch", "TscEpoch", "ClockRegistry", "FastClock",
     };
 
     private final Object bootNativeLibraries;

@@ -15,6 +15,7 @@ final class LiveAgentState {
 
     private static final Object LOCK = new Object();
     private static RewriteStats stats;
+    private static RewriteStats jdkStats;
     private static TscClock tsc;
     private static Thread refresher;
 
@@ -22,9 +23,10 @@ final class LiveAgentState {
 
     /** Call sites are being rewritten: the backends, and counters refreshed from now on. */
     static void active(String reason, Backend millis, Backend nanos, String epoch, RewriteStats rewriteStats,
-            TscClock tscClock) {
+            RewriteStats jdkRewriteStats, TscClock tscClock) {
         synchronized (LOCK) {
             stats = rewriteStats;
+            jdkStats = jdkRewriteStats;
             tsc = tscClock;
         }
         AgentState.set(AgentState.MILLIS, backendName(millis));
@@ -47,18 +49,20 @@ final class LiveAgentState {
     /** Publishes the current counts and TSC figures (cheap; only changed values are written). */
     static void refresh() {
         RewriteStats s;
+        RewriteStats j;
         TscClock t;
         synchronized (LOCK) {
             s = stats;
+            j = jdkStats;
             t = tsc;
         }
         if (s != null) {
             AgentState.set(AgentState.CLASSES, Long.toString(s.rewritten()));
             AgentState.set(AgentState.CALLSITES, Long.toString(s.callSites()));
         }
-        if (System.getProperty(AgentState.JDK_CLASSES) == null) {
-            AgentState.set(AgentState.JDK_CLASSES, "0");
-            AgentState.set(AgentState.JDK_CALLSITES, "0");
+        if (j != null) {
+            AgentState.set(AgentState.JDK_CLASSES, Long.toString(j.rewritten()));
+            AgentState.set(AgentState.JDK_CALLSITES, Long.toString(j.callSites()));
         }
         if (t != null) {
             AgentState.set(AgentState.TSC_WORST_ERROR_NANOS, Long.toString(t.worstErrorNanos()));

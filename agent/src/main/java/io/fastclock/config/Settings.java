@@ -1,5 +1,6 @@
 package io.fastclock.config;
 
+import io.fastclock.rewrite.JdkScope;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -36,6 +37,8 @@ import java.util.Properties;
  *   <li>{@code sysfs}: directory standing in for {@code /sys}, {@code /sys}*</li>
  *   <li>{@code procfs}: directory standing in for {@code /proc}, {@code /proc}*</li>
  *   <li>{@code recheck}: TSC re-check period in ms, 50..60000, 1000*</li>
+ *   <li>{@code jdk}: which of the JDK's classes have their clock calls replaced: time* (java.time's
+ *       system clock, Date, the calendars) | all (every JDK class that calls the clocks) | none</li>
  * </ul>
  * Enumerated values are matched ignoring case; keys must be written in lower case.
  *
@@ -88,7 +91,7 @@ public final class Settings {
 
     /** The known keys, in the order they are listed in messages. */
     public static final List<String> KEYS = Collections.unmodifiableList(Arrays.asList(
-            "mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library"));
+            "mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk"));
 
     /** Written by the agent for the application to read; never a setting. */
     public static final String ACTIVE_PROPERTY = "fastclock.active";
@@ -106,6 +109,9 @@ public final class Settings {
                 || propertyName.equals("fastclock.callsites") || propertyName.startsWith("fastclock.jdk.")
                 || propertyName.startsWith("fastclock.tsc.") || propertyName.equals("fastclock.fallback");
     }
+
+    /** Prefix of the state the agent publishes for tools (never settings). */
+    public static final String STATE_PROPERTY_PREFIX = "fastclock.state.";
 
     /** Prefix of the system properties: {@code fastclock.<key>}. */
     public static final String PROPERTY_PREFIX = "fastclock.";
@@ -130,6 +136,7 @@ public final class Settings {
     private final Path procfsRoot;
     private final long recheckMs;
     private final Path library;
+    private final JdkScope jdk;
     private final Map<String, String> sources;
 
     private Settings(Builder b) {
@@ -144,6 +151,7 @@ public final class Settings {
         this.procfsRoot = b.procfsRoot;
         this.recheckMs = b.recheckMs;
         this.library = b.library;
+        this.jdk = b.jdk;
         this.sources = Collections.unmodifiableMap(new LinkedHashMap<>(b.sources));
     }
 
@@ -181,7 +189,8 @@ public final class Settings {
         if (systemProperties != null) {
             List<String> names = new ArrayList<>();
             for (Map.Entry<String, String> e : systemProperties.entrySet()) {
-                if (e.getKey() != null && e.getKey().startsWith(PROPERTY_PREFIX) && !isPublishedState(e.getKey())) {
+                if (e.getKey() != null && e.getKey().startsWith(PROPERTY_PREFIX) && !isPublishedState(e.getKey())
+                        && !e.getKey().startsWith(STATE_PROPERTY_PREFIX)) {
                     names.add(e.getKey());
                 }
             }
@@ -228,6 +237,7 @@ public final class Settings {
         Path procfsRoot = Paths.get("/proc");
         long recheckMs = DEFAULT_RECHECK_MS;
         Path library;
+        JdkScope jdk = JdkScope.TIME;
         final Map<String, String> sources = new LinkedHashMap<>();
 
         Builder() {
@@ -272,6 +282,9 @@ public final class Settings {
                     break;
                 case "library":
                     library = file(key, value, source);
+                    break;
+                case "jdk":
+                    jdk = enumValue(JdkScope.values(), key, value, source);
                     break;
                 default:
                     throw new SettingsException("fastclock: unknown setting '" + printable(key) + "' ("
@@ -457,6 +470,11 @@ public final class Settings {
     }
 
     /** TSC re-check period in ms. */
+    /** Which of the JDK's classes have their clock calls replaced. */
+    public JdkScope jdk() {
+        return jdk;
+    }
+
     public long recheckMs() {
         return recheckMs;
     }
@@ -530,6 +548,6 @@ public final class Settings {
         return "mode=" + mode.settingName() + ",millis=" + millis.settingName() + ",nanos=" + nanos.settingName()
                 + ",include=" + String.join(":", include) + ",exclude=" + String.join(":", exclude)
                 + ",log=" + log.settingName() + ",threshold=" + thresholdNs + ",sysfs=" + sysfsRoot
-                + ",procfs=" + procfsRoot + ",recheck=" + recheckMs;
+                + ",procfs=" + procfsRoot + ",recheck=" + recheckMs + ",jdk=" + jdk.settingName();
     }
 }

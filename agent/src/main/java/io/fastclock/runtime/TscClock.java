@@ -146,6 +146,27 @@ public final class TscClock {
         return nanos != MISS && current == s ? nanos : slowNanoTime();
     }
 
+    /** Returned by {@link #epochNanos()} once the clock has fallen back to the system clocks. */
+    public static final long FALLEN_BACK = Long.MIN_VALUE;
+
+    /**
+     * Epoch time in ns (CLOCK_REALTIME's scale): F(t) plus the realtime offset of the last re-anchor,
+     * the same sum {@link #currentTimeMillis()} truncates, so the two agree. {@link #FALLEN_BACK}
+     * once the clock has fallen back: the caller then uses the JDK's own read.
+     */
+    public long epochNanos() {
+        Segment s = current;
+        long t = source.ticks();
+        long nanos = evaluate(s, t);
+        if (nanos == MISS || current != s) {
+            if (current.isFallback()) {
+                return FALLEN_BACK;
+            }
+            nanos = slowNanoTime();
+        }
+        return nanos + realtimeOffsetNanos;
+    }
+
     public long currentTimeMillis() {
         Segment s = current;
         long t = source.ticks();

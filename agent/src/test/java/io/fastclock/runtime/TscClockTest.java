@@ -78,6 +78,11 @@ class TscClockTest {
         return new TscClock(source, calibration(source, calibratedNanosPerTick), new TscClock.Tuning(), trust, log);
     }
 
+    /** A clock calibrated at the counter's true rate, always trusted (for other runtime tests). */
+    static TscClock newClock(ManualTicks source) {
+        return clock(source, source.trueNanosPerTick, TscTrust.ALWAYS, new RecordingLog());
+    }
+
     private static TscCalibration calibration(ManualTicks source, double calibratedNanosPerTick) {
         return TscCalibration.of(calibratedNanosPerTick, source.ticks, source.monotonic(),
                 source.monotonic() + source.realtimeOffset);
