@@ -79,7 +79,9 @@ final class AgentStartup {
         JdkScope jdk = jdkScope(settings.jdk(), epoch);
         RewriteStats stats = new RewriteStats();
         RewriteStats jdkStats = new RewriteStats();
-        RewriteListener listener = log.debugEnabled() ? new DebugListener(log) : new FirstFailureReporter(log);
+        Set<String> changed = Detacher.newChangedSet();
+        RewriteListener listener = Detacher.recording(changed,
+                log.debugEnabled() ? new DebugListener(log) : new FirstFailureReporter(log));
         ClockTransformer transformer = new ClockTransformer(new ClassFilter(settings.include(), settings.exclude()),
                 jdk, replacements(decision, epoch), stats, jdkStats, listener, module -> readsRuntime(inst, module));
         if (jdk != JdkScope.NONE && !readsRuntime(inst, Object.class.getModule())) {
@@ -87,6 +89,7 @@ final class AgentStartup {
             jdk = JdkScope.NONE;
         }
         inst.addTransformer(transformer, true);
+        Detacher.install(inst, transformer, tsc, changed);
         // Classes loaded before the transformer: the JDK's (within the jdk scope), another agent's,
         // an early application class. A failure here leaves those classes as they were.
         Retransformer.Outcome early = new Retransformer(inst, transformer).run(inst.getAllLoadedClasses(), false);
@@ -158,6 +161,17 @@ final class AgentStartup {
         MethodHandle h = MethodHandles.lookup().findStatic(Class.forName("jdk.internal.misc.VM"),
                 "getNanoTimeAdjustment", MethodType.methodType(long.class, long.class));
         return new SystemEpoch(h);
+    }
+
+    /** agentmain("detach") in a JVM where fastclock is loaded: restores the original code. */
+    static void detach(Settings.Log level) {
+        String line = Detacher.detachInstalled();
+        if (line == null) {
+            new AgentLog(level).info("nothing to detach: fastclock is inactive in this JVM and changed no code");
+            return;
+        }
+        LiveAgentState.detached(line);
+        new AgentLog(level).info(line);
     }
 
     /** The contract asks for the millis clock's resolution to be reported at start-up. */

@@ -12,7 +12,18 @@ public final class FastclockAgent {
     /** The same class serves every -javaagent copy of the jar (the system loader loads it once). */
     private static volatile boolean started;
 
+    /** The agent argument of {@code java -jar fastclock.jar detach PID}. */
+    static final String DETACH = "detach";
+
     private FastclockAgent() {}
+
+    private static Settings.Log detachLogLevel() {
+        try {
+            return Settings.fromSystem(null).log();
+        } catch (SettingsException e) {
+            return Settings.Log.INFO;
+        }
+    }
 
     public static void premain(String args, Instrumentation inst) {
         start(args, inst, "premain");
@@ -24,6 +35,11 @@ public final class FastclockAgent {
 
     private static void start(String args, Instrumentation inst, String entryPoint) {
         try {
+            if (started && DETACH.equals(args) && entryPoint.equals("agentmain")) {
+                // java -jar fastclock.jar detach PID: the runtime is in the boot loader already.
+                AgentStartup.detach(detachLogLevel());
+                return;
+            }
             if (started || BootstrapInjector.alreadyInjected()) {
                 System.err.println("fastclock: the agent is already installed in this JVM (given twice?); this copy does nothing");
                 return;

@@ -38,6 +38,25 @@ final class LiveAgentState {
         startRefresher();
     }
 
+    /** After a detach: the refresher stops, the verdict says what was restored. */
+    static void detached(String line) {
+        Thread t;
+        synchronized (LOCK) {
+            t = refresher;
+            stats = null;
+            jdkStats = null;
+        }
+        if (t != null) {
+            t.interrupt();
+        }
+        refresh();
+        AgentState.set(AgentState.MILLIS, "system");
+        AgentState.set(AgentState.NANOS, "system");
+        AgentState.set(AgentState.EPOCH, "system");
+        AgentState.set(AgentState.ACTIVE, "false");
+        AgentState.set(AgentState.REASON, line);
+    }
+
     /** Wraps the log the TSC clock warns through, so that a fallback is published at once. */
     static RuntimeLog publishingFallbacks(RuntimeLog log) {
         return message -> {
