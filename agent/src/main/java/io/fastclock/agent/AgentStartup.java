@@ -36,8 +36,13 @@ import java.util.Set;
 final class AgentStartup {
     private AgentStartup() {}
 
-    static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent)
-            throws ReflectiveOperationException {
+    /**
+     * @param attached true from agentmain: every loaded class is the application's, so classes whose
+     *     class file cannot be read as a resource (generated at run time) are retransformed too, and
+     *     the transformer decides from their real bytes
+     */
+    static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent,
+            boolean attached) throws ReflectiveOperationException {
         long started = System.nanoTime();
         AgentLog log = new AgentLog(settings.log());
         if (settings.mode() == Settings.Mode.OFF) {
@@ -92,7 +97,7 @@ final class AgentStartup {
         Detacher.install(inst, transformer, tsc, changed);
         // Classes loaded before the transformer: the JDK's (within the jdk scope), another agent's,
         // an early application class. A failure here leaves those classes as they were.
-        Retransformer.Outcome early = new Retransformer(inst, transformer).run(inst.getAllLoadedClasses(), false);
+        Retransformer.Outcome early = new Retransformer(inst, transformer).run(inst.getAllLoadedClasses(), attached);
         String line = decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; "
                 + jdkCoverage(settings.jdk(), jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
                 + " classes loaded before the agent rewritten";

@@ -76,7 +76,7 @@ public final class FastclockAgent {
             int loadedBefore = classesLoadedBeforeTheAgent(inst);
             BootstrapInjector injector = BootstrapInjector.inject(inst);
             // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
-            AgentStartup.start(settings, inst, injector.bootNativeLibraries(), loadedBefore);
+            AgentStartup.start(settings, inst, injector.bootNativeLibraries(), loadedBefore, entryPoint.equals("agentmain"));
         } catch (Throwable t) {
             String line = "fastclock: agent not started, the application runs on the system clocks: " + t;
             System.err.println(line);
