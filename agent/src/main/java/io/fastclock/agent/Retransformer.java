@@ -55,11 +55,11 @@ final class Retransformer {
         Outcome outcome = new Outcome();
         List<Class<?>> candidates = new ArrayList<>();
         for (Class<?> c : loaded) {
-            if (c.isArray() || c.isPrimitive() || !inst.isModifiableClass(c)) {
+            if (c.isArray() || c.isPrimitive()) {
                 continue;
             }
             String internalName = c.getName().replace('.', '/');
-            if (!transformer.inScope(internalName)) {
+            if (!transformer.inScope(internalName) || !inst.isModifiableClass(c)) {
                 continue;
             }
             byte[] bytes = classFile(c, internalName);

@@ -14,11 +14,13 @@ import io.fastclock.probe.MachineFacts;
 import io.fastclock.runtime.ClockRegistry;
 import io.fastclock.runtime.CoarseMillis;
 import io.fastclock.runtime.CoarseNanos;
+import io.fastclock.runtime.EpochClock;
 import io.fastclock.runtime.FastClock;
 import io.fastclock.runtime.LongClock;
 import io.fastclock.runtime.NativeClocks;
 import io.fastclock.runtime.RuntimeLog;
 import io.fastclock.runtime.TscClock;
+import io.fastclock.runtime.TscEpoch;
 import io.fastclock.runtime.TscNanos;
 import io.fastclock.runtime.TscTrust;
 
@@ -114,6 +116,12 @@ final class DoctorReport {
             javaCosts.put("tsc nanos", measure(clock::nanoTime));
             javaCosts.put("tsc millis", measure(clock::currentTimeMillis));
         }
+        // java.time's system clock, as the JDK has it and as it is once fastclock serves its epoch read.
+        javaCosts.put("Instant.now() (the JDK's java.time read)", measure(DoctorReport::instantNanos));
+        if (tsc != null) {
+            EpochClock epoch = new TscEpoch(tsc, JDK_EPOCH);
+            javaCosts.put("Instant.now() with fastclock (tsc epoch read)", measure(() -> instantNanos(epoch)));
+        }
         // The same backends through the entry points rewritten code calls: the difference from the
         // rows above is what the dispatch costs once compiled.
         if (probe.nativeResult.loaded() && !ClockRegistry.isSealed()) {
@@ -166,6 +174,28 @@ final class DoctorReport {
         Instant now = Instant.now();
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
+
+    /** What Clock.currentInstant() computes, with its getNanoTimeAdjustment served by {@code epoch}. */
+    private static final long INSTANT_OFFSET_SECONDS = System.currentTimeMillis() / 1000 - 1024;
+
+    private static long instantNanos(EpochClock epoch) {
+        Instant now = Instant.ofEpochSecond(INSTANT_OFFSET_SECONDS, epoch.nanoTimeAdjustment(INSTANT_OFFSET_SECONDS));
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    /** The JDK's read, for the doctor's TscEpoch after a fallback (the doctor has no VM access). */
+    private static final EpochClock JDK_EPOCH = new EpochClock() {
+        @Override
+        public long nanoTimeAdjustment(long offsetSeconds) {
+            Instant now = Instant.now();
+            return (now.getEpochSecond() - offsetSeconds) * 1_000_000_000L + now.getNano();
+        }
+
+        @Override
+        public String name() {
+            return "system";
+        }
+    };
 
     private static Settings forcedOn() {
         Map<String, String> props = new LinkedHashMap<>();
