@@ -56,7 +56,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -168,13 +167,12 @@ static long long real_monotonic_ns(void) {
 
 /* ---- HPET-like serialisation (SLOWCLOCK_SERIALIZE) ---- */
 
-enum serialize_kind { SERIALIZE_NONE, SERIALIZE_MUTEX, SERIALIZE_TICKET };
-static enum serialize_kind serialize;
+/*
+ * One pthread mutex: a contended waiter sleeps in the kernel (futex) instead of spinning, so a
+ * holder that loses its CPU (vCPU preemption, more threads than CPUs) does not stall everyone.
+ */
+static int serialize;
 static pthread_mutex_t read_mutex = PTHREAD_MUTEX_INITIALIZER;
-static atomic_uint ticket_next;
-static atomic_uint ticket_serving;
-/* How long a ticket waiter spins before it yields its CPU on every poll. */
-#define TICKET_SPIN_NS 20000LL
 
 /*
  * Set while this thread is inside the serialised section, so that a signal handler reading the
@@ -183,48 +181,16 @@ static atomic_uint ticket_serving;
  */
 static __thread volatile sig_atomic_t in_section __attribute__((tls_model("initial-exec")));
 
-static long long real_monotonic_ns(void);
-
-static void ticket_lock(void) {
-  unsigned my = atomic_fetch_add_explicit(&ticket_next, 1, memory_order_relaxed);
-  long long spin_until = 0;
-  unsigned polls = 0;
-  int yielding = 0;
-  while (atomic_load_explicit(&ticket_serving, memory_order_acquire) != my) {
-    if (yielding) {
-      sched_yield();
-      continue;
-    }
-    cpu_relax();
-    if ((++polls & 63U) == 0) {
-      long long now = real_monotonic_ns();
-      if (spin_until == 0) {
-        spin_until = now + TICKET_SPIN_NS;
-      } else if (now >= spin_until) {
-        yielding = 1;
-      }
-    }
-  }
-}
-
-static void ticket_unlock(void) {
-  atomic_fetch_add_explicit(&ticket_serving, 1, memory_order_release);
-}
-
 /* Enters the section where one fine read runs at a time; returns whether it must be left. */
 static int section_enter(void) {
-  if (serialize == SERIALIZE_NONE || in_section) {
+  if (!serialize || in_section) {
     return 0;
   }
   in_section = 1; /* before the lock: a signal arriving after it must not lock again */
   atomic_signal_fence(memory_order_seq_cst);
-  if (serialize == SERIALIZE_MUTEX) {
-    if (pthread_mutex_lock(&read_mutex) != 0) {
-      in_section = 0;
-      return 0; /* cannot happen for a default mutex; read unserialised rather than fail */
-    }
-  } else {
-    ticket_lock();
+  if (pthread_mutex_lock(&read_mutex) != 0) {
+    in_section = 0;
+    return 0; /* cannot happen for a default mutex; read unserialised rather than fail */
   }
   return 1;
 }
@@ -233,12 +199,8 @@ static void section_leave(int entered) {
   if (!entered) {
     return;
   }
-  if (serialize == SERIALIZE_MUTEX) {
-    if (pthread_mutex_unlock(&read_mutex) != 0) {
-      /* cannot happen: this thread holds it */
-    }
-  } else {
-    ticket_unlock();
+  if (pthread_mutex_unlock(&read_mutex) != 0) {
+    /* cannot happen: this thread holds it */
   }
   atomic_signal_fence(memory_order_seq_cst);
   in_section = 0;
@@ -248,8 +210,6 @@ static void section_leave(int entered) {
 static void section_reset_in_child(void) {
   pthread_mutex_t unlocked = PTHREAD_MUTEX_INITIALIZER;
   memcpy(&read_mutex, &unlocked, sizeof unlocked);
-  atomic_store_explicit(&ticket_serving, atomic_load_explicit(&ticket_next, memory_order_relaxed),
-                        memory_order_relaxed);
   in_section = 0;
 }
 
@@ -648,19 +608,13 @@ __attribute__((constructor)) static void slowclock_init(void) {
 
   v = getenv("SLOWCLOCK_SERIALIZE");
   if (v != NULL && *v != '\0') {
-    if (strcmp(v, "0") == 0) {
-      serialize = SERIALIZE_NONE;
-    } else if (strcmp(v, "1") == 0 || strcmp(v, "mutex") == 0) {
-      serialize = SERIALIZE_MUTEX;
-    } else if (strcmp(v, "ticket") == 0) {
-      serialize = SERIALIZE_TICKET;
+    if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0) {
+      /* With SLOWCLOCK_FINE=vdso nothing is slow to serialise: reads stay on the vDSO. */
+      serialize = v[0] == '1' && fine_syscall;
     } else {
-      warn("SLOWCLOCK_SERIALIZE", v, "0, 1 (= mutex), mutex or ticket");
+      warn("SLOWCLOCK_SERIALIZE", v, "0 or 1");
     }
-    if (serialize != SERIALIZE_NONE && !fine_syscall) {
-      serialize = SERIALIZE_NONE; /* nothing slow to serialise: fine reads stay on the vDSO */
-    }
-    if (serialize != SERIALIZE_NONE) {
+    if (serialize) {
       int rc = pthread_atfork(NULL, NULL, section_reset_in_child);
       if (rc != 0) {
         fprintf(stderr, "slowclock: pthread_atfork failed (%s); a forked child may block on the clock\n",
