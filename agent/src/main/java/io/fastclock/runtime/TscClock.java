@@ -92,6 +92,8 @@ public final class TscClock {
     }
 
     private final TickSource source;
+    /** Read by currentTimeMillis only: may be unordered (see docs/DESIGN-NOTES.md, section 9). */
+    private final TickSource millisSource;
     private final Tuning tuning;
     private final TscTrust trust;
     private final RuntimeLog log;
@@ -118,10 +120,20 @@ public final class TscClock {
     private volatile boolean ticksWentBackwards;
 
     public TscClock(TickSource source, TscCalibration calibration, Tuning tuning, TscTrust trust, RuntimeLog log) {
+        this(source, source, calibration, tuning, trust, log);
+    }
+
+    /**
+     * @param source      an ordered tick read: nanoTime, the slow paths, the anchor thread
+     * @param millisSource the same counter, read by currentTimeMillis's fast path (may be unordered)
+     */
+    public TscClock(TickSource source, TickSource millisSource, TscCalibration calibration, Tuning tuning, TscTrust trust,
+                    RuntimeLog log) {
         if (!calibration.converged) {
             throw new IllegalArgumentException("calibration did not converge: " + calibration.problem);
         }
         this.source = source;
+        this.millisSource = millisSource;
         this.tuning = tuning;
         this.trust = trust;
         this.log = log;
@@ -169,7 +181,7 @@ public final class TscClock {
 
     public long currentTimeMillis() {
         Segment s = current;
-        long t = source.ticks();
+        long t = millisSource.ticks();
         long nanos = evaluate(s, t);
         if (nanos == MISS || current != s) {
             if (current.isFallback()) {
