@@ -1,6 +1,8 @@
 package io.fastclock.agent;
 
 import io.fastclock.config.Settings;
+import io.fastclock.observe.Telemetry;
+import io.fastclock.observe.TscClockFigures;
 import io.fastclock.probe.Backend;
 import io.fastclock.probe.Decision;
 import io.fastclock.rewrite.ClassFilter;
@@ -29,7 +31,8 @@ final class AgentStartup {
 
     private AgentStartup() {}
 
-    static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent) {
+    /** @param how premain or agentmain */
+    static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent, String how) {
         long started = System.nanoTime();
         AgentLog log = new AgentLog(settings.log());
         if (settings.mode() == Settings.Mode.OFF) {
@@ -48,6 +51,7 @@ final class AgentStartup {
         if (!decision.active()) {
             System.setProperty(ACTIVE_PROPERTY, "false");
             log.info(decision.summary() + nativeNote(probe));
+            Telemetry.started(settings, ActivationFactsOf.decision(how, decision.summary() + nativeNote(probe), probe, settings));
             return;
         }
         TscClock tsc = null;
@@ -69,8 +73,13 @@ final class AgentStartup {
                 stats, listener, module -> readsRuntime(inst, module));
         inst.addTransformer(transformer, false);
         System.setProperty(ACTIVE_PROPERTY, "true");
-        log.info(decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; " + loadedBeforeAgent
-                + " classes loaded before the agent stay as they are");
+        String startLine = decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; "
+                + loadedBeforeAgent + " classes loaded before the agent stay as they are";
+        log.info(startLine);
+        Telemetry.started(settings, ActivationFactsOf.decision(how, startLine, probe, settings));
+        if (tsc != null) {
+            Telemetry.tscClock(TscClockFigures.watch(tsc));
+        }
         if (log.debugEnabled()) {
             // Guarded: the first String.format in a JVM loads the Formatter machinery, ~10 ms here.
             log.debug(String.format("start-up took %.1f ms (probe %.1f ms)", (System.nanoTime() - started) / 1e6,

@@ -174,7 +174,7 @@ final class DoctorReport {
         }
         props.remove("fastclock.mode");
         try {
-            return Settings.parse("mode=on", props);
+            return Settings.parse("mode=on", props, System.getenv());
         } catch (RuntimeException e) {
             return Settings.parse("mode=on", (Map<String, String>) null);
         }
