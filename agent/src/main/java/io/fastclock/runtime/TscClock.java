@@ -375,7 +375,11 @@ public final class TscClock {
         } else {
             floor = valueAt(s, closingTicks) + IN_FLIGHT_MARGIN_NANOS;
         }
-        fallbackErrorNanos = valueAt(s, closingTicks) - source.systemNanos();
+        // The error at this moment: CLOCK_MONOTONIC read between two ticks, against F at their middle.
+        long ticksBefore = source.ticks();
+        long systemNanos = source.systemNanos();
+        long ticksAfter = source.ticks();
+        fallbackErrorNanos = valueAt(s, ticksBefore + (ticksAfter - ticksBefore) / 2) - systemNanos;
         fallbackReason = reason;
         current = new Segment(Long.MAX_VALUE, Long.MAX_VALUE, floor, 0, null);
         return true;
