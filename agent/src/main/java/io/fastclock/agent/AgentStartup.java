@@ -1,6 +1,8 @@
 package io.fastclock.agent;
 
 import io.fastclock.config.Settings;
+import io.fastclock.observe.Telemetry;
+import io.fastclock.observe.TscClockFigures;
 import io.fastclock.probe.Backend;
 import io.fastclock.probe.Decision;
 import io.fastclock.rewrite.ClassFilter;
@@ -39,7 +41,8 @@ final class AgentStartup {
 
     private AgentStartup() {}
 
-    static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent)
+    /** @param how premain or agentmain */
+    static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent, String how)
             throws ReflectiveOperationException {
         long started = System.nanoTime();
         AgentLog log = new AgentLog(settings.log());
@@ -59,6 +62,7 @@ final class AgentStartup {
         if (!decision.active()) {
             System.setProperty(ACTIVE_PROPERTY, "false");
             log.info(decision.summary() + nativeNote(probe));
+            Telemetry.started(settings, ActivationFactsOf.decision(how, decision.summary() + nativeNote(probe), probe, settings));
             return;
         }
         TscClock tsc = null;
@@ -93,9 +97,16 @@ final class AgentStartup {
         // an early application class. A failure here leaves those classes as they were.
         Retransformer.Outcome early = new Retransformer(inst, transformer).run(inst.getAllLoadedClasses(), false);
         System.setProperty(ACTIVE_PROPERTY, "true");
-        log.info(decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; "
+        String startLine = decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; "
                 + jdkCoverage(settings.jdk(), jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
-                + " classes loaded before the agent rewritten");
+                + " classes loaded before the agent rewritten";
+        log.info(startLine);
+        Telemetry.started(settings, ActivationFactsOf.decision(how, startLine, probe, settings));
+        Telemetry.retransformed((int) (stats.rewritten() + jdkStats.rewritten()),
+                (int) (stats.callSites() + jdkStats.callSites()), early.elapsedNanos);
+        if (tsc != null) {
+            Telemetry.tscClock(TscClockFigures.watch(tsc));
+        }
         if (early.failed > 0) {
             log.info("could not retransform " + early.failed + " class(es), first " + early.firstFailure
                     + "; they keep the system clocks");

@@ -27,7 +27,7 @@ final class BootstrapInjector {
 
     /** Every runtime class, supertypes before subtypes (defineClass resolves the supertype). */
     static final String[] RUNTIME_CLASSES = {
-        "LongClock", "RuntimeLog", "TscTrust", "TickSource", "TickSource$Rdtscp", "TickSource$LfenceRdtsc",
+        "LongClock", "RuntimeLog", "TscFallbackListener", "TscTrust", "TickSource", "TickSource$Rdtscp", "TickSource$LfenceRdtsc",
         "TickSource$MfenceRdtsc", "TickSource$Rdtsc",
         "NativeClocks", "SystemMillis", "SystemNanos", "CoarseMillis", "CoarseNanos",
         "TscCalibration", "TscClock$Tuning", "TscClock$Segment", "TscClock", "TscAnchorThread",

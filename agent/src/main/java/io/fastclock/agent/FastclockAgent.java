@@ -2,7 +2,11 @@ package io.fastclock.agent;
 
 import io.fastclock.config.Settings;
 import io.fastclock.config.SettingsException;
+import io.fastclock.observe.ActivationFacts;
+import io.fastclock.observe.Telemetry;
+import io.fastclock.probe.MachineReader;
 import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
 
 /**
  * Agent entry point (Premain-Class and Agent-Class). Whatever goes wrong in here, the application
@@ -15,14 +19,15 @@ public final class FastclockAgent {
     private FastclockAgent() {}
 
     public static void premain(String args, Instrumentation inst) {
-        start(args, inst);
+        start(args, inst, "premain");
     }
 
     public static void agentmain(String args, Instrumentation inst) {
-        start(args, inst);
+        start(args, inst, "agentmain");
     }
 
-    private static void start(String args, Instrumentation inst) {
+    /** @param how premain or agentmain */
+    private static void start(String args, Instrumentation inst, String how) {
         try {
             if (started || BootstrapInjector.alreadyInjected()) {
                 System.err.println("fastclock: the agent is already installed in this JVM (given twice?); this copy does nothing");
@@ -53,12 +58,15 @@ public final class FastclockAgent {
                 if (settings.log() != Settings.Log.QUIET) {
                     System.err.println(fastHere);
                 }
+                Telemetry.started(settings, ActivationFacts.inactive(how, ActivationFacts.withoutPrefix(fastHere),
+                        new MachineReader(settings.sysfsRoot(), settings.procfsRoot()).readCurrentClocksource(new ArrayList<>()),
+                        settings.thresholdNs()));
                 return;
             }
             int loadedBefore = classesLoadedBeforeTheAgent(inst);
             BootstrapInjector injector = BootstrapInjector.inject(inst);
             // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
-            AgentStartup.start(settings, inst, injector.bootNativeLibraries(), loadedBefore);
+            AgentStartup.start(settings, inst, injector.bootNativeLibraries(), loadedBefore, how);
         } catch (Throwable t) {
             System.err.println("fastclock: agent not started, the application runs on the system clocks: " + t);
         }

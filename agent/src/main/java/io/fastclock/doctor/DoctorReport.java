@@ -37,6 +37,11 @@ import java.util.function.LongSupplier;
 
 /** Gathers what the doctor prints, once, and renders it as text or as a map for JSON. */
 final class DoctorReport {
+    /**
+     * The JSON report's schema, documented field by field in the README. Adding a field keeps the
+     * version; removing or renaming one, or changing its type or unit, bumps it.
+     */
+    static final String SCHEMA = "fastclock-doctor/1";
     private static final long ROUND_NANOS = 100_000_000L;
     private static final int ROUNDS = 5;
     /** How long the millis backends are read against the reference, all of them in turn. */
@@ -213,7 +218,7 @@ final class DoctorReport {
         }
         props.remove("fastclock.mode");
         try {
-            return Settings.parse("mode=on", props);
+            return Settings.parse("mode=on", props, System.getenv());
         } catch (RuntimeException e) {
             return Settings.parse("mode=on", (Map<String, String>) null);
         }
@@ -463,6 +468,7 @@ final class DoctorReport {
     Map<String, Object> toMap() {
         MachineFacts f = probe.facts;
         Map<String, Object> root = new LinkedHashMap<>();
+        root.put("schema", SCHEMA);
         Map<String, Object> machine = new LinkedHashMap<>();
         machine.put("kernel", f.kernel());
         machine.put("arch", f.arch());

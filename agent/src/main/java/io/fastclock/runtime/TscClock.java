@@ -1,6 +1,7 @@
 package io.fastclock.runtime;
 
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
  * A nanoTime computed from the CPU's time-stamp counter, with the origin and rate of
@@ -106,6 +107,10 @@ public final class TscClock {
     private volatile Segment current;
     private volatile long realtimeOffsetNanos;
     private volatile String fallbackReason;
+    /** F minus CLOCK_MONOTONIC when the fallback was published; 0 before. */
+    private volatile long fallbackErrorNanos;
+    /** Copy-on-write: read once per fallback, written at start-up only. */
+    private volatile TscFallbackListener[] fallbackListeners = new TscFallbackListener[0];
 
     // Written by the anchor thread only (and read by tests / the doctor).
     private volatile long lastErrorNanos;
@@ -403,6 +408,11 @@ public final class TscClock {
         } else {
             floor = valueAt(s, closingTicks) + IN_FLIGHT_MARGIN_NANOS;
         }
+        // The error at this moment: CLOCK_MONOTONIC read between two ticks, against F at their middle.
+        long ticksBefore = source.ticks();
+        long systemNanos = source.systemNanos();
+        long ticksAfter = source.ticks();
+        fallbackErrorNanos = valueAt(s, ticksBefore + (ticksAfter - ticksBefore) / 2) - systemNanos;
         fallbackReason = reason;
         current = new Segment(Long.MAX_VALUE, Long.MAX_VALUE, floor, 0, null);
         return true;
@@ -410,6 +420,26 @@ public final class TscClock {
 
     private void announceFallback(String reason) {
         log.warn("TSC clock disabled: " + reason + "; nanoTime and currentTimeMillis now use the system clocks");
+        for (TscFallbackListener listener : fallbackListeners) {
+            try {
+                listener.fellBack(reason, fallbackErrorNanos);
+            } catch (RuntimeException | LinkageError e) {
+                log.warn("a TSC fallback listener failed: " + e);
+            }
+        }
+    }
+
+    /**
+     * Adds a listener told about the fallback (once). One added after the clock fell back is never
+     * told: callers check {@link #hasFallenBack()} after adding.
+     */
+    public void addFallbackListener(TscFallbackListener listener) {
+        synchronized (lock) {
+            TscFallbackListener[] old = fallbackListeners;
+            TscFallbackListener[] grown = Arrays.copyOf(old, old.length + 1);
+            grown[old.length] = listener;
+            fallbackListeners = grown;
+        }
     }
 
     /** Rounded up, so that a sleep of that long is never a tick short of a deadline. */
@@ -425,6 +455,11 @@ public final class TscClock {
 
     public String fallbackReason() {
         return fallbackReason;
+    }
+
+    /** The clock's value minus CLOCK_MONOTONIC when it fell back (positive: it was ahead), 0 before. */
+    public long fallbackErrorNanos() {
+        return fallbackErrorNanos;
     }
 
     public boolean hasFallenBack() {

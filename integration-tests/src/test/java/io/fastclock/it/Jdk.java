@@ -27,6 +27,11 @@ public final class Jdk {
         return label;
     }
 
+    /** Any Java runtime (a jlink image, say) of the given feature version. */
+    public static Jdk at(String label, Path javaHome, int feature) {
+        return new Jdk(label, javaHome, feature);
+    }
+
     public static Jdk current() {
         return new Jdk("JDK " + Runtime.version().feature(), Paths.get(System.getProperty("java.home")),
                 Runtime.version().feature());
