@@ -25,6 +25,10 @@
  *   SLOWCLOCK_FINE       syscall (default): fine reads are real system calls
  *                        vdso: fine reads stay on the real (fast) functions; steps still apply
  *   SLOWCLOCK_SPIN_NS    extra busy wait after each fine read, 0..10000000 ns (default 0)
+ *   SLOWCLOCK_SERIALIZE  1: one fine read at a time across the process, its system call and its
+ *                        spin together, as HPET serialises reads machine-wide (a waiting thread
+ *                        sleeps on a mutex); 0 (default): reads run in parallel. Ignored with
+ *                        SLOWCLOCK_FINE=vdso.
  *   SLOWCLOCK_STEPS      up to 32 steps "AT_MS:DELTA_MS" separated by commas, AT_MS >= 0 and
  *                        non-decreasing, DELTA_MS signed (e.g. "2000:+5000,4000:-10000")
  *   SLOWCLOCK_MONO_PPM   "AT_MS:PPM", AT_MS >= 0, PPM signed in -100000..100000 (e.g. "1500:+5000")
@@ -47,16 +51,23 @@
  *                        native name at once (HotSpot, current thread, JDK 17 and 25, main thread
  *                        included), so a test renames its thread around the workload it counts.
  *
- * The hot path allocates nothing and takes no lock; its only shared state is a lock-free atomic
- * counter of the steps reached and, with SLOWCLOCK_COUNT, relaxed atomic read counters. Not simulated: HPET's machine-wide serialisation of reads (a
- * spin lock held across the system call was tried, and collapsed under vCPU preemption).
+ * The hot path allocates nothing; its only shared state is a lock-free atomic counter of the steps
+ * reached, with SLOWCLOCK_COUNT relaxed atomic read counters, and with SLOWCLOCK_SERIALIZE=1 one
+ * mutex held across the system call and the spin.
+ *
+ * Serialisation: a waiter must sleep, not spin. A spin lock held across the system call collapsed
+ * under vCPU preemption, and so did a ticket lock that spins 20 us and then yields (2 threads on
+ * this 2-vCPU VM under other load: 16-24 k reads/s in total against 505-659 k with the mutex): a
+ * fair lock hands over to a waiter that may not be running. With the mutex, SLOWCLOCK_SPIN_NS=500,
+ * one thread made 1.45-1.48 M reads/s and two threads 0.61 M each (1.22 M in total; 0.69-0.86 M
+ * each without serialisation); the README has the figures and the command. That reads never
+ * overlap is checked by the values they return (native/src/test/slowclock-check.sh).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -168,13 +179,12 @@ static long long real_monotonic_ns(void) {
 
 /* ---- HPET-like serialisation (SLOWCLOCK_SERIALIZE) ---- */
 
-enum serialize_kind { SERIALIZE_NONE, SERIALIZE_MUTEX, SERIALIZE_TICKET };
-static enum serialize_kind serialize;
+/*
+ * One pthread mutex: a contended waiter sleeps in the kernel (futex) instead of spinning, so a
+ * holder that loses its CPU (vCPU preemption, more threads than CPUs) does not stall everyone.
+ */
+static int serialize;
 static pthread_mutex_t read_mutex = PTHREAD_MUTEX_INITIALIZER;
-static atomic_uint ticket_next;
-static atomic_uint ticket_serving;
-/* How long a ticket waiter spins before it yields its CPU on every poll. */
-#define TICKET_SPIN_NS 20000LL
 
 /*
  * Set while this thread is inside the serialised section, so that a signal handler reading the
@@ -183,48 +193,16 @@ static atomic_uint ticket_serving;
  */
 static __thread volatile sig_atomic_t in_section __attribute__((tls_model("initial-exec")));
 
-static long long real_monotonic_ns(void);
-
-static void ticket_lock(void) {
-  unsigned my = atomic_fetch_add_explicit(&ticket_next, 1, memory_order_relaxed);
-  long long spin_until = 0;
-  unsigned polls = 0;
-  int yielding = 0;
-  while (atomic_load_explicit(&ticket_serving, memory_order_acquire) != my) {
-    if (yielding) {
-      sched_yield();
-      continue;
-    }
-    cpu_relax();
-    if ((++polls & 63U) == 0) {
-      long long now = real_monotonic_ns();
-      if (spin_until == 0) {
-        spin_until = now + TICKET_SPIN_NS;
-      } else if (now >= spin_until) {
-        yielding = 1;
-      }
-    }
-  }
-}
-
-static void ticket_unlock(void) {
-  atomic_fetch_add_explicit(&ticket_serving, 1, memory_order_release);
-}
-
 /* Enters the section where one fine read runs at a time; returns whether it must be left. */
 static int section_enter(void) {
-  if (serialize == SERIALIZE_NONE || in_section) {
+  if (!serialize || in_section) {
     return 0;
   }
   in_section = 1; /* before the lock: a signal arriving after it must not lock again */
   atomic_signal_fence(memory_order_seq_cst);
-  if (serialize == SERIALIZE_MUTEX) {
-    if (pthread_mutex_lock(&read_mutex) != 0) {
-      in_section = 0;
-      return 0; /* cannot happen for a default mutex; read unserialised rather than fail */
-    }
-  } else {
-    ticket_lock();
+  if (pthread_mutex_lock(&read_mutex) != 0) {
+    in_section = 0;
+    return 0; /* cannot happen for a default mutex; read unserialised rather than fail */
   }
   return 1;
 }
@@ -233,12 +211,8 @@ static void section_leave(int entered) {
   if (!entered) {
     return;
   }
-  if (serialize == SERIALIZE_MUTEX) {
-    if (pthread_mutex_unlock(&read_mutex) != 0) {
-      /* cannot happen: this thread holds it */
-    }
-  } else {
-    ticket_unlock();
+  if (pthread_mutex_unlock(&read_mutex) != 0) {
+    /* cannot happen: this thread holds it */
   }
   atomic_signal_fence(memory_order_seq_cst);
   in_section = 0;
@@ -248,8 +222,6 @@ static void section_leave(int entered) {
 static void section_reset_in_child(void) {
   pthread_mutex_t unlocked = PTHREAD_MUTEX_INITIALIZER;
   memcpy(&read_mutex, &unlocked, sizeof unlocked);
-  atomic_store_explicit(&ticket_serving, atomic_load_explicit(&ticket_next, memory_order_relaxed),
-                        memory_order_relaxed);
   in_section = 0;
 }
 
@@ -648,19 +620,13 @@ __attribute__((constructor)) static void slowclock_init(void) {
 
   v = getenv("SLOWCLOCK_SERIALIZE");
   if (v != NULL && *v != '\0') {
-    if (strcmp(v, "0") == 0) {
-      serialize = SERIALIZE_NONE;
-    } else if (strcmp(v, "1") == 0 || strcmp(v, "mutex") == 0) {
-      serialize = SERIALIZE_MUTEX;
-    } else if (strcmp(v, "ticket") == 0) {
-      serialize = SERIALIZE_TICKET;
+    if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0) {
+      /* With SLOWCLOCK_FINE=vdso nothing is slow to serialise: reads stay on the vDSO. */
+      serialize = v[0] == '1' && fine_syscall;
     } else {
-      warn("SLOWCLOCK_SERIALIZE", v, "0, 1 (= mutex), mutex or ticket");
+      warn("SLOWCLOCK_SERIALIZE", v, "0 or 1");
     }
-    if (serialize != SERIALIZE_NONE && !fine_syscall) {
-      serialize = SERIALIZE_NONE; /* nothing slow to serialise: fine reads stay on the vDSO */
-    }
-    if (serialize != SERIALIZE_NONE) {
+    if (serialize) {
       int rc = pthread_atfork(NULL, NULL, section_reset_in_child);
       if (rc != 0) {
         fprintf(stderr, "slowclock: pthread_atfork failed (%s); a forked child may block on the clock\n",

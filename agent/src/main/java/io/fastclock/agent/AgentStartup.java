@@ -1,6 +1,8 @@
 package io.fastclock.agent;
 
 import io.fastclock.config.Settings;
+import io.fastclock.observe.Telemetry;
+import io.fastclock.observe.TscClockFigures;
 import io.fastclock.probe.Backend;
 import io.fastclock.probe.Decision;
 import io.fastclock.rewrite.ClassFilter;
@@ -37,12 +39,13 @@ final class AgentStartup {
     private AgentStartup() {}
 
     /**
-     * @param attached true from agentmain: every loaded class is the application's, so classes whose
-     *     class file cannot be read as a resource (generated at run time) are retransformed too, and
-     *     the transformer decides from their real bytes
+     * @param how premain or agentmain; from agentmain every loaded class is the application's, so
+     *     classes whose class file cannot be read as a resource (generated at run time) are
+     *     retransformed too, and the transformer decides from their real bytes
      */
-    static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent,
-            boolean attached) throws ReflectiveOperationException {
+    static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent, String how)
+            throws ReflectiveOperationException {
+        boolean attached = how.equals("agentmain");
         long started = System.nanoTime();
         AgentLog log = new AgentLog(settings.log());
         if (settings.mode() == Settings.Mode.OFF) {
@@ -61,6 +64,7 @@ final class AgentStartup {
         if (!decision.active()) {
             AgentState.inactive(decision.summary() + nativeNote(probe));
             log.info(decision.summary() + nativeNote(probe));
+            Telemetry.started(settings, ActivationFactsOf.decision(how, decision.summary() + nativeNote(probe), probe, settings));
             return;
         }
         TscClock tsc = null;
@@ -98,19 +102,26 @@ final class AgentStartup {
         // Classes loaded before the transformer: the JDK's (within the jdk scope), another agent's,
         // an early application class. A failure here leaves those classes as they were.
         Retransformer.Outcome early = new Retransformer(inst, transformer).run(inst.getAllLoadedClasses(), attached);
-        String line = decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; "
+        String startLine = decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; "
                 + jdkCoverage(settings.jdk(), jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
                 + " classes loaded before the agent rewritten";
-        LiveAgentState.active(line, decision.millis().backend(), decision.nanos().backend(),
+        LiveAgentState.active(startLine, decision.millis().backend(), decision.nanos().backend(),
                 epoch != null && jdk != JdkScope.NONE ? "tsc" : "system", stats, jdkStats, tsc);
-        log.info(line);
+        log.info(startLine);
+        Telemetry.started(settings, ActivationFactsOf.decision(how, startLine, probe, settings));
+        Telemetry.retransformed((int) (stats.rewritten() + jdkStats.rewritten()),
+                (int) (stats.callSites() + jdkStats.callSites()), early.elapsedNanos);
+        if (tsc != null) {
+            Telemetry.tscClock(TscClockFigures.watch(tsc));
+        }
         if (early.failed > 0) {
             log.info("could not retransform " + early.failed + " class(es), first " + early.firstFailure
                     + "; they keep the system clocks");
         }
         if (log.debugEnabled()) {
             log.debug("retransformed " + early.retransformed + " of " + early.candidates + " candidate classes loaded"
-                    + " before the agent in " + (early.elapsedNanos / 1000) + " us (" + early.unreadable
+                    + " before the agent in " + (early.elapsedNanos / 1000) + " us, of which choosing them "
+                    + (early.scanNanos / 1000) + " us (" + early.unreadable
                     + " whose class file could not be read were left alone)");
         }
         if (log.debugEnabled()) {

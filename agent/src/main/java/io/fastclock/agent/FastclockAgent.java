@@ -2,7 +2,11 @@ package io.fastclock.agent;
 
 import io.fastclock.config.Settings;
 import io.fastclock.config.SettingsException;
+import io.fastclock.observe.ActivationFacts;
+import io.fastclock.observe.Telemetry;
+import io.fastclock.probe.MachineReader;
 import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
 
 /**
  * Agent entry point (Premain-Class and Agent-Class). Whatever goes wrong in here, the application
@@ -33,9 +37,10 @@ public final class FastclockAgent {
         start(args, inst, "agentmain");
     }
 
-    private static void start(String args, Instrumentation inst, String entryPoint) {
+    /** @param how premain or agentmain */
+    private static void start(String args, Instrumentation inst, String how) {
         try {
-            if (started && DETACH.equals(args) && entryPoint.equals("agentmain")) {
+            if (started && DETACH.equals(args) && how.equals("agentmain")) {
                 // java -jar fastclock.jar detach PID: the runtime is in the boot loader already.
                 AgentStartup.detach(detachLogLevel());
                 return;
@@ -45,7 +50,7 @@ public final class FastclockAgent {
                 return;
             }
             started = true;
-            AgentState.started(entryPoint);
+            AgentState.started(how);
             Settings settings;
             try {
                 settings = Settings.fromSystem(args);
@@ -71,12 +76,15 @@ public final class FastclockAgent {
                 if (settings.log() != Settings.Log.QUIET) {
                     System.err.println(fastHere);
                 }
+                Telemetry.started(settings, ActivationFacts.inactive(how, ActivationFacts.withoutPrefix(fastHere),
+                        new MachineReader(settings.sysfsRoot(), settings.procfsRoot()).readCurrentClocksource(new ArrayList<>()),
+                        settings.thresholdNs()));
                 return;
             }
             int loadedBefore = classesLoadedBeforeTheAgent(inst);
             BootstrapInjector injector = BootstrapInjector.inject(inst);
             // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
-            AgentStartup.start(settings, inst, injector.bootNativeLibraries(), loadedBefore, entryPoint.equals("agentmain"));
+            AgentStartup.start(settings, inst, injector.bootNativeLibraries(), loadedBefore, how);
         } catch (Throwable t) {
             String line = "fastclock: agent not started, the application runs on the system clocks: " + t;
             System.err.println(line);

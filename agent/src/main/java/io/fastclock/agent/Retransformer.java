@@ -32,6 +32,8 @@ final class Retransformer {
         int failed;
         int unreadable;
         String firstFailure;
+        /** Choosing the candidates (reading their class files). */
+        long scanNanos;
         long elapsedNanos;
     }
 
@@ -55,11 +57,16 @@ final class Retransformer {
         Outcome outcome = new Outcome();
         List<Class<?>> candidates = new ArrayList<>();
         for (Class<?> c : loaded) {
-            if (c.isArray() || c.isPrimitive() || !inst.isModifiableClass(c)) {
+            String name = c.getName();
+            if (!transformer.mayBeInScope(name) || c.isArray() || c.isPrimitive()) {
                 continue;
             }
-            String internalName = c.getName().replace('.', '/');
-            if (!transformer.inScope(internalName)) {
+            String internalName = name.replace('.', '/');
+            if (!transformer.inScope(internalName) || !inst.isModifiableClass(c)) {
+                continue;
+            }
+            if (transformer.isKnownClockCaller(internalName)) {
+                candidates.add(c); // no need to read the JDK's image to know
                 continue;
             }
             byte[] bytes = classFile(c, internalName);
@@ -68,12 +75,13 @@ final class Retransformer {
                 if (!unreadableToo) {
                     continue;
                 }
-            } else if (!transformer.mayCallClocks(bytes)) {
+            } else if (!transformer.callsClocks(bytes)) {
                 continue;
             }
             candidates.add(c);
         }
         outcome.candidates = candidates.size();
+        outcome.scanNanos = System.nanoTime() - started;
         for (int from = 0; from < candidates.size(); from += BATCH) {
             List<Class<?>> batch = candidates.subList(from, Math.min(candidates.size(), from + BATCH));
             try {

@@ -16,15 +16,22 @@ import java.util.Properties;
 /**
  * The agent's settings, immutable once parsed.
  *
- * <p>Settings come from two places:
+ * <p>Settings come from three places:
  * <ol>
  *   <li>the agent argument string, {@code -javaagent:fastclock.jar=mode=on,nanos=system,include=com.acme.:org.foo.Bar}:
  *       {@code key=value} pairs separated by {@code ','}; list values separated by {@code ':'};
  *       a key given twice is rejected;</li>
- *   <li>system properties {@code -Dfastclock.<key>=<value>}.</li>
+ *   <li>system properties {@code -Dfastclock.<key>=<value>};</li>
+ *   <li>environment variables {@code FASTCLOCK_<KEY>} (the key in upper case, '-' as '_'). Only the
+ *       known keys are read: other {@code FASTCLOCK_*} variables are ignored, because container
+ *       platforms make up such names themselves (Kubernetes sets {@code FASTCLOCK_PORT} for a
+ *       Service named fastclock). An empty variable counts as unset (templates render unset
+ *       values as empty strings).</li>
  * </ol>
- * <b>Precedence: agent argument &gt; system property &gt; default.</b> Every value is validated,
- * including one that a higher-precedence source overrides, so a mistake never hides.
+ * <b>Precedence: agent argument &gt; system property &gt; environment variable &gt; default</b>: the
+ * more specific to this one JVM wins (an image sets the environment for every JVM in it, a command
+ * line is one JVM's). Every value is validated, including one that a higher-precedence source
+ * overrides, so a mistake never hides.
  *
  * <p>Accepted keys and values (defaults marked *):
  * <ul>
@@ -39,6 +46,8 @@ import java.util.Properties;
  *   <li>{@code recheck}: TSC re-check period in ms, 50..60000, 1000*</li>
  *   <li>{@code jdk}: which of the JDK's classes have their clock calls replaced: time* (java.time's
  *       system clock, Date, the calendars) | all (every JDK class that calls the clocks) | none</li>
+ *   <li>{@code jmx}: auto* | on | off (MBean io.fastclock:type=FastClock: auto registers it when
+ *       the application has a platform MBean server, on creates that server at start-up)</li>
  * </ul>
  * Enumerated values are matched ignoring case; keys must be written in lower case.
  *
@@ -80,6 +89,19 @@ public final class Settings {
         }
     }
 
+    /** Whether the agent registers its MBean. */
+    public enum Jmx {
+        /** Register when the application has a platform MBean server; never create one. */
+        AUTO,
+        /** Create the platform MBean server at start-up if need be, and register. */
+        ON,
+        OFF;
+
+        public String settingName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     /** How much the agent says on stderr. */
     public enum Log {
         QUIET, INFO, DEBUG;
@@ -91,7 +113,7 @@ public final class Settings {
 
     /** The known keys, in the order they are listed in messages. */
     public static final List<String> KEYS = Collections.unmodifiableList(Arrays.asList(
-            "mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk"));
+            "mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk", "jmx"));
 
     /** Written by the agent for the application to read; never a setting. */
     public static final String ACTIVE_PROPERTY = "fastclock.active";
@@ -116,6 +138,9 @@ public final class Settings {
     /** Prefix of the system properties: {@code fastclock.<key>}. */
     public static final String PROPERTY_PREFIX = "fastclock.";
 
+    /** Prefix of the environment variables: {@code FASTCLOCK_<KEY>}. */
+    public static final String ENV_PREFIX = "FASTCLOCK_";
+
     public static final long DEFAULT_THRESHOLD_NS = 100;
     public static final long MAX_THRESHOLD_NS = 1_000_000;
     public static final long DEFAULT_RECHECK_MS = 1000;
@@ -137,6 +162,7 @@ public final class Settings {
     private final long recheckMs;
     private final Path library;
     private final JdkScope jdk;
+    private final Jmx jmx;
     private final Map<String, String> sources;
 
     private Settings(Builder b) {
@@ -152,6 +178,7 @@ public final class Settings {
         this.recheckMs = b.recheckMs;
         this.library = b.library;
         this.jdk = b.jdk;
+        this.jmx = b.jmx;
         this.sources = Collections.unmodifiableMap(new LinkedHashMap<>(b.sources));
     }
 
@@ -160,9 +187,22 @@ public final class Settings {
         return new Builder().build();
     }
 
-    /** Parses the agent argument (may be null or empty) and this JVM's {@code fastclock.*} system properties. */
+    /**
+     * Parses the agent argument (may be null or empty), this JVM's {@code fastclock.*} system
+     * properties and its {@code FASTCLOCK_*} environment variables.
+     */
     public static Settings fromSystem(String agentArgs) {
-        return parse(agentArgs, System.getProperties());
+        Map<String, String> props = new LinkedHashMap<>();
+        Properties system = System.getProperties();
+        for (String name : system.stringPropertyNames()) {
+            props.put(name, system.getProperty(name));
+        }
+        return parse(agentArgs, props, System.getenv());
+    }
+
+    /** The environment variable that stands for a key: {@code FASTCLOCK_} and the key in upper case, '-' as '_'. */
+    public static String environmentName(String key) {
+        return ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('-', '_');
     }
 
     /** Parses the agent argument (may be null or empty) and the given system properties (may be null). */
@@ -183,7 +223,28 @@ public final class Settings {
      * @throws SettingsException naming the first bad setting
      */
     public static Settings parse(String agentArgs, Map<String, String> systemProperties) {
+        return parse(agentArgs, systemProperties, null);
+    }
+
+    /**
+     * Parses the agent argument (may be null or empty), system properties and environment variables
+     * (either map may be null; only {@code fastclock.*} properties and the {@code FASTCLOCK_<KEY>}
+     * variables of known keys are read).
+     *
+     * @throws SettingsException naming the first bad setting
+     */
+    public static Settings parse(String agentArgs, Map<String, String> systemProperties, Map<String, String> environment) {
         Builder b = new Builder();
+        // Lowest precedence first: the environment, then system properties, then the agent argument.
+        if (environment != null) {
+            for (String key : KEYS) {
+                String name = environmentName(key);
+                String value = environment.get(name);
+                if (value != null && !value.trim().isEmpty()) {
+                    b.apply(key, value.trim(), "environment variable " + name);
+                }
+            }
+        }
         // System properties first (sorted, for a deterministic first error), then the agent
         // argument overrides them.
         if (systemProperties != null) {
@@ -238,6 +299,7 @@ public final class Settings {
         long recheckMs = DEFAULT_RECHECK_MS;
         Path library;
         JdkScope jdk = JdkScope.TIME;
+        Jmx jmx = Jmx.AUTO;
         final Map<String, String> sources = new LinkedHashMap<>();
 
         Builder() {
@@ -285,6 +347,9 @@ public final class Settings {
                     break;
                 case "jdk":
                     jdk = enumValue(JdkScope.values(), key, value, source);
+                    break;
+                case "jmx":
+                    jmx = enumValue(Jmx.values(), key, value, source);
                     break;
                 default:
                     throw new SettingsException("fastclock: unknown setting '" + printable(key) + "' ("
@@ -469,6 +534,11 @@ public final class Settings {
         return library;
     }
 
+    /** Whether and when the MBean io.fastclock:type=FastClock is registered. */
+    public Jmx jmx() {
+        return jmx;
+    }
+
     /** TSC re-check period in ms. */
     /** Which of the JDK's classes have their clock calls replaced. */
     public JdkScope jdk() {
@@ -480,8 +550,8 @@ public final class Settings {
     }
 
     /**
-     * Where a setting's value came from: {@code "default"}, {@code "agent argument"} or
-     * {@code "system property fastclock.<key>"}.
+     * Where a setting's value came from: {@code "default"}, {@code "agent argument"},
+     * {@code "system property fastclock.<key>"} or {@code "environment variable FASTCLOCK_<KEY>"}.
      */
     public String sourceOf(String key) {
         String s = sources.get(key);
@@ -548,6 +618,6 @@ public final class Settings {
         return "mode=" + mode.settingName() + ",millis=" + millis.settingName() + ",nanos=" + nanos.settingName()
                 + ",include=" + String.join(":", include) + ",exclude=" + String.join(":", exclude)
                 + ",log=" + log.settingName() + ",threshold=" + thresholdNs + ",sysfs=" + sysfsRoot
-                + ",procfs=" + procfsRoot + ",recheck=" + recheckMs + ",jdk=" + jdk.settingName();
+                + ",procfs=" + procfsRoot + ",recheck=" + recheckMs + ",jdk=" + jdk.settingName() + ",jmx=" + jmx.settingName();
     }
 }

@@ -69,6 +69,7 @@ public final class Doctor {
             err.println(line);
             if (json) {
                 Map<String, Object> error = new LinkedHashMap<>();
+                error.put("schema", DoctorReport.SCHEMA);
                 error.put("error", line);
                 out.print(Json.write(error));
             }

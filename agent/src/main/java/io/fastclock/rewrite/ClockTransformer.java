@@ -76,6 +76,19 @@ public final class ClockTransformer implements ClassFileTransformer {
         return jdkStats;
     }
 
+    /**
+     * Whether this in-scope class is one of the JDK classes known to call the clocks (jdk=time), so
+     * that choosing it for retransformation needs no look at its class file.
+     */
+    public boolean isKnownClockCaller(String internalName) {
+        return jdk == JdkScope.TIME && JdkScope.TIME_CLASSES.contains(internalName);
+    }
+
+    /** A quick first look on a binary name ({@code java.time.Clock}): false means out of scope. */
+    public boolean mayBeInScope(String binaryName) {
+        return binaryName != null && jdk.mayCover(binaryName);
+    }
+
     /** Whether this class (internal name) is one the transformer would rewrite if it calls the clocks. */
     public boolean inScope(String className) {
         if (className == null) {
@@ -90,6 +103,19 @@ public final class ClockTransformer implements ClassFileTransformer {
     /** Whether these bytes may name a method the table replaces (a cheap scan; false positives only cost a parse). */
     public boolean mayCallClocks(byte[] classfile) {
         return ClassBytes.mentionsAnyClass(classfile, owners);
+    }
+
+    /**
+     * Whether the constant pool names a method the table replaces: exact where {@link #mayCallClocks}
+     * only scans. For choosing classes to retransform, where a false positive costs a redefinition.
+     */
+    public boolean callsClocks(byte[] classfile) {
+        try {
+            return mayCallClocks(classfile)
+                    && ClockCallRewriter.referencesClock(new org.objectweb.asm.ClassReader(classfile), table);
+        } catch (RuntimeException e) {
+            return true; // unreadable here: let the transformer decide on the class's real bytes
+        }
     }
 
     @Override

@@ -27,6 +27,32 @@ public enum JdkScope {
             "java/time/Clock", "java/time/Clock$SystemClock", "java/time/Clock$SystemInstantSource",
             "java/util/Date", "java/util/GregorianCalendar", "java/util/JapaneseImperialCalendar"));
 
+    private static final java.util.Set<String> TIME_CLASS_BINARY_NAMES = binaryNames(TIME_CLASSES);
+
+    private static java.util.Set<String> binaryNames(List<String> internalNames) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (String n : internalNames) {
+            out.add(n.replace('/', '.'));
+        }
+        return out;
+    }
+
+    /** Binary-name prefixes of the JDK's classes. */
+    private static final String[] JDK_BINARY_PREFIXES = {"java.", "jdk.", "sun.", "com.sun."};
+
+    /**
+     * A quick first look on a binary name ({@code java.time.Clock}), for scanning the ~1000 classes
+     * loaded at start-up without building an internal name for each: false means out of scope.
+     */
+    public boolean mayCover(String binaryName) {
+        for (String p : JDK_BINARY_PREFIXES) {
+            if (binaryName.startsWith(p)) {
+                return this == ALL || this == TIME && TIME_CLASS_BINARY_NAMES.contains(binaryName);
+            }
+        }
+        return true; // not the JDK's: the class filter decides
+    }
+
     /** Internal-name prefixes of the JDK's classes. */
     public static final List<String> JDK_PREFIXES = Collections.unmodifiableList(List.of("java/", "jdk/", "sun/", "com/sun/"));
 

@@ -1,6 +1,7 @@
 package io.fastclock.runtime;
 
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
  * A nanoTime computed from the CPU's time-stamp counter, with the origin and rate of
@@ -92,6 +93,8 @@ public final class TscClock {
     }
 
     private final TickSource source;
+    /** Read by currentTimeMillis only: may be unordered (see docs/DESIGN-NOTES.md, section 9). */
+    private final TickSource millisSource;
     private final Tuning tuning;
     private final TscTrust trust;
     private final RuntimeLog log;
@@ -104,6 +107,10 @@ public final class TscClock {
     private volatile Segment current;
     private volatile long realtimeOffsetNanos;
     private volatile String fallbackReason;
+    /** F minus CLOCK_MONOTONIC when the fallback was published; 0 before. */
+    private volatile long fallbackErrorNanos;
+    /** Copy-on-write: read once per fallback, written at start-up only. */
+    private volatile TscFallbackListener[] fallbackListeners = new TscFallbackListener[0];
 
     // Written by the anchor thread only (and read by tests / the doctor).
     private volatile long lastErrorNanos;
@@ -118,10 +125,20 @@ public final class TscClock {
     private volatile boolean ticksWentBackwards;
 
     public TscClock(TickSource source, TscCalibration calibration, Tuning tuning, TscTrust trust, RuntimeLog log) {
+        this(source, source, calibration, tuning, trust, log);
+    }
+
+    /**
+     * @param source      an ordered tick read: nanoTime, the slow paths, the anchor thread
+     * @param millisSource the same counter, read by currentTimeMillis's fast path (may be unordered)
+     */
+    public TscClock(TickSource source, TickSource millisSource, TscCalibration calibration, Tuning tuning, TscTrust trust,
+                    RuntimeLog log) {
         if (!calibration.converged) {
             throw new IllegalArgumentException("calibration did not converge: " + calibration.problem);
         }
         this.source = source;
+        this.millisSource = millisSource;
         this.tuning = tuning;
         this.trust = trust;
         this.log = log;
@@ -169,7 +186,7 @@ public final class TscClock {
 
     public long currentTimeMillis() {
         Segment s = current;
-        long t = source.ticks();
+        long t = millisSource.ticks();
         long nanos = evaluate(s, t);
         if (nanos == MISS || current != s) {
             if (current.isFallback()) {
@@ -391,6 +408,11 @@ public final class TscClock {
         } else {
             floor = valueAt(s, closingTicks) + IN_FLIGHT_MARGIN_NANOS;
         }
+        // The error at this moment: CLOCK_MONOTONIC read between two ticks, against F at their middle.
+        long ticksBefore = source.ticks();
+        long systemNanos = source.systemNanos();
+        long ticksAfter = source.ticks();
+        fallbackErrorNanos = valueAt(s, ticksBefore + (ticksAfter - ticksBefore) / 2) - systemNanos;
         fallbackReason = reason;
         current = new Segment(Long.MAX_VALUE, Long.MAX_VALUE, floor, 0, null);
         return true;
@@ -398,6 +420,26 @@ public final class TscClock {
 
     private void announceFallback(String reason) {
         log.warn("TSC clock disabled: " + reason + "; nanoTime and currentTimeMillis now use the system clocks");
+        for (TscFallbackListener listener : fallbackListeners) {
+            try {
+                listener.fellBack(reason, fallbackErrorNanos);
+            } catch (RuntimeException | LinkageError e) {
+                log.warn("a TSC fallback listener failed: " + e);
+            }
+        }
+    }
+
+    /**
+     * Adds a listener told about the fallback (once). One added after the clock fell back is never
+     * told: callers check {@link #hasFallenBack()} after adding.
+     */
+    public void addFallbackListener(TscFallbackListener listener) {
+        synchronized (lock) {
+            TscFallbackListener[] old = fallbackListeners;
+            TscFallbackListener[] grown = Arrays.copyOf(old, old.length + 1);
+            grown[old.length] = listener;
+            fallbackListeners = grown;
+        }
     }
 
     /** Rounded up, so that a sleep of that long is never a tick short of a deadline. */
@@ -413,6 +455,11 @@ public final class TscClock {
 
     public String fallbackReason() {
         return fallbackReason;
+    }
+
+    /** The clock's value minus CLOCK_MONOTONIC when it fell back (positive: it was ahead), 0 before. */
+    public long fallbackErrorNanos() {
+        return fallbackErrorNanos;
     }
 
     public boolean hasFallenBack() {

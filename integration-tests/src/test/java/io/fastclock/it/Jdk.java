@@ -37,9 +37,9 @@ public final class Jdk {
         return label;
     }
 
-    /** A runtime at {@code home} (e.g. a jlink image a test made). */
-    public static Jdk at(String label, Path home, int feature) {
-        return new Jdk(label, home, feature);
+    /** Any Java runtime (a jlink image, say) of the given feature version. */
+    public static Jdk at(String label, Path javaHome, int feature) {
+        return new Jdk(label, javaHome, feature);
     }
 
     public static Jdk current() {

@@ -1,0 +1,36 @@
+package io.fastclock.agent;
+
+import io.fastclock.config.Settings;
+import io.fastclock.observe.ActivationFacts;
+import io.fastclock.probe.Backend;
+import io.fastclock.probe.Decision;
+import io.fastclock.probe.Measurements;
+
+/** The Activation event's and the MBean's view of a probe's decision. */
+final class ActivationFactsOf {
+    private ActivationFactsOf() {}
+
+    static ActivationFacts decision(String how, String startLine, MachineProbe probe, Settings settings) {
+        Decision d = probe.decision;
+        Measurements m = probe.measurements;
+        return new ActivationFacts(how, d.active(), ActivationFacts.withoutPrefix(startLine),
+                probe.facts.currentClocksource(), d.millis().backend().settingName(), d.millis().reason(),
+                d.nanos().backend().settingName(), d.nanos().reason(), Math.max(0, d.millis().lagNs()),
+                m.realtimeNs(), m.monotonicNs(), cost(d.millis().backend(), m, true), cost(d.nanos().backend(), m, false),
+                settings.thresholdNs());
+    }
+
+    /** What the chosen backend cost when the probe timed it, ns per call (NaN if it was not timed). */
+    static double cost(Backend backend, Measurements m, boolean millis) {
+        switch (backend) {
+            case COARSE:
+                return millis ? m.realtimeCoarseNs() : m.monotonicCoarseNs();
+            case TSC:
+                return m.tscNs();
+            case JNA_COARSE:
+                return m.jnaCoarseNs();
+            default:
+                return millis ? m.realtimeNs() : m.monotonicNs();
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.fastclock.observe;
+
+/**
+ * The MBean behind {@code io.fastclock:type=FastClock}. Every read is live: the published system
+ * properties (written by the agent as its state changes) and the TSC clock's own figures.
+ */
+final class FastClockStatus implements FastClockMXBean {
+    private final ActivationFacts facts;
+    private volatile TscFigures tsc;
+
+    FastClockStatus(ActivationFacts facts) {
+        this.facts = facts;
+    }
+
+    void tscClock(TscFigures figures) {
+        this.tsc = figures;
+    }
+
+    private static String property(String name, String otherwise) {
+        String value = System.getProperty("fastclock." + name);
+        return value == null || value.isEmpty() ? otherwise : value;
+    }
+
+    private static Long count(String name) {
+        String value = System.getProperty("fastclock." + name);
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Long.valueOf(value.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public boolean isActive() {
+        return Boolean.parseBoolean(property("active", Boolean.toString(facts.active)));
+    }
+
+    @Override
+    public String getStarted() {
+        return property("started", facts.started);
+    }
+
+    @Override
+    public String getVersion() {
+        return property("version", null);
+    }
+
+    @Override
+    public String getReason() {
+        return property("reason", facts.reason);
+    }
+
+    @Override
+    public String getMillisBackend() {
+        return property("millis", facts.millisBackend);
+    }
+
+    @Override
+    public String getNanosBackend() {
+        return property("nanos", facts.nanosBackend);
+    }
+
+    @Override
+    public String getEpochBackend() {
+        return property("epoch", null);
+    }
+
+    @Override
+    public Long getClasses() {
+        return count("classes");
+    }
+
+    @Override
+    public Long getCallSites() {
+        return count("callsites");
+    }
+
+    @Override
+    public Long getJdkClasses() {
+        return count("jdk.classes");
+    }
+
+    @Override
+    public Long getJdkCallSites() {
+        return count("jdk.callsites");
+    }
+
+    @Override
+    public String getFallback() {
+        TscFigures t = tsc;
+        return property("fallback", t == null ? null : t.fallbackReason());
+    }
+
+    @Override
+    public boolean isTscRunning() {
+        TscFigures t = tsc;
+        return t != null && t.fallbackReason() == null;
+    }
+
+    @Override
+    public Long getTscLastErrorNanos() {
+        TscFigures t = tsc;
+        return t == null ? null : t.lastErrorNanos();
+    }
+
+    @Override
+    public Long getTscWorstErrorNanos() {
+        TscFigures t = tsc;
+        return t == null ? null : t.worstErrorNanos();
+    }
+
+    @Override
+    public Double getTscLastRateChangePpm() {
+        TscFigures t = tsc;
+        return t == null ? null : t.lastRateChangePpm();
+    }
+
+    @Override
+    public Long getTscReanchors() {
+        TscFigures t = tsc;
+        return t == null ? null : t.reanchors();
+    }
+
+    @Override
+    public Long getTscLateExtensions() {
+        TscFigures t = tsc;
+        return t == null ? null : t.lateExtensions();
+    }
+
+    @Override
+    public Long getTscFallbackErrorNanos() {
+        TscFigures t = tsc;
+        return t == null || t.fallbackReason() == null ? null : t.fallbackErrorNanos();
+    }
+}

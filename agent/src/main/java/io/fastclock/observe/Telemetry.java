@@ -1,0 +1,126 @@
+package io.fastclock.observe;
+
+import io.fastclock.config.Settings;
+
+/**
+ * What the agent tells JDK Flight Recorder and JMX. The agent calls these static methods; none of
+ * them throws, and none names a JFR or JMX type, so this class loads on a runtime without the
+ * jdk.jfr or java.management module. Each side is used only where its module is in the boot
+ * layer, and turns itself off, with one line, if it fails.
+ */
+public final class Telemetry {
+    /** One line on stderr, as the agent writes them. */
+    interface Warner {
+        void warn(String message);
+    }
+
+    private static volatile boolean jfr;
+    private static volatile FastClockStatus mbean;
+    private static volatile Settings.Log log = Settings.Log.INFO;
+
+    private Telemetry() {}
+
+    static boolean moduleInBootLayer(String name) {
+        return ModuleLayer.boot().findModule(name).isPresent();
+    }
+
+    /**
+     * The agent has decided (premain or agentmain), whatever it decided. Emits fastclock.Activation
+     * where a recording runs and registers the MBean as the {@code jmx} setting asks.
+     */
+    public static void started(Settings settings, ActivationFacts facts) {
+        log = settings.log();
+        if (moduleInBootLayer("jdk.jfr")) {
+            try {
+                JfrEvents.activated(facts);
+                jfr = true;
+            } catch (Throwable t) {
+                warn("JFR events off: " + t);
+            }
+        }
+        if (settings.jmx() != Settings.Jmx.OFF) {
+            startJmx(settings.jmx(), facts);
+        }
+    }
+
+    private static void startJmx(Settings.Jmx mode, ActivationFacts facts) {
+        if (!moduleInBootLayer("java.management")) {
+            if (mode == Settings.Jmx.ON) {
+                warn("jmx=on: no MBean, the java.management module is not in this runtime");
+            }
+            return;
+        }
+        try {
+            FastClockStatus bean = new FastClockStatus(facts);
+            mbean = bean;
+            if (mode == Settings.Jmx.ON) {
+                JmxRegistration.registerNow(bean);
+            } else {
+                JmxRegistration.registerWhenPlatformServerExists(bean, WARNER);
+            }
+        } catch (Throwable t) {
+            warn("the MBean " + JmxRegistration.OBJECT_NAME + " is not registered: " + t);
+        }
+    }
+
+    /** A TSC clock serves a clock: its health goes to fastclock.TscHealth and the MBean. */
+    public static void tscClock(TscFigures figures) {
+        FastClockStatus bean = mbean;
+        if (bean != null) {
+            bean.tscClock(figures);
+        }
+        if (jfr) {
+            try {
+                JfrEvents.tscClock(figures);
+            } catch (Throwable t) {
+                jfrFailed(t);
+            }
+        }
+    }
+
+    /** From the TSC clock's fallback (once): fastclock.Fallback. */
+    static void fellBack(String reason, long errorNanos, TscFigures figures) {
+        if (jfr) {
+            try {
+                JfrEvents.fellBack(reason, errorNanos, figures);
+            } catch (Throwable t) {
+                jfrFailed(t);
+            }
+        }
+    }
+
+    /**
+     * Loaded classes were retransformed (at start, on attach or on detach): fastclock.Retransform.
+     *
+     * @param classes   classes changed
+     * @param callSites clock call sites replaced in them (0 when restoring)
+     * @param nanos     how long it took
+     */
+    public static void retransformed(int classes, int callSites, long nanos) {
+        if (jfr) {
+            try {
+                JfrEvents.retransformed(classes, callSites, nanos);
+            } catch (Throwable t) {
+                jfrFailed(t);
+            }
+        }
+    }
+
+    private static void jfrFailed(Throwable t) {
+        jfr = false;
+        warn("JFR events off: " + t);
+    }
+
+    private static void warn(String message) {
+        if (log != Settings.Log.QUIET) {
+            System.err.println("fastclock: " + message);
+        }
+    }
+
+    private static final Warner WARNER = new Warner() {
+        @Override
+        public void warn(String message) {
+            Telemetry.warn(message);
+        }
+    };
+}

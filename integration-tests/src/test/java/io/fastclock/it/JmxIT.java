@@ -1,0 +1,96 @@
+package io.fastclock.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fastclock.it.apps.ObserveApp;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The MBean io.fastclock:type=FastClock: there when the application has a platform MBean server,
+ * or with jmx=on; and with neither, no MBean server exists (fastclock created none).
+ */
+class JmxIT {
+    static List<Jdk> jdks() {
+        return Jdk.all();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void whenTheApplicationHasAPlatformServerTheMBeanShowsTheStateAndTheTscHealth(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).main(ObserveApp.class, "platform", "sleepMs=700", "mbean")
+                .run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+        assertEquals("true", r.value("mbean"), "no MBean although the application has a platform MBean server\n" + r);
+        assertEquals("true", r.value("mbeanInPlatformServer"), r.toString());
+        assertEquals("true", r.value("mbean.Active"), r.toString());
+        assertEquals("premain", r.value("mbean.Started"), r.toString());
+        assertEquals("tsc", r.value("mbean.MillisBackend"), r.toString());
+        assertEquals("tsc", r.value("mbean.NanosBackend"), r.toString());
+        assertTrue(r.value("mbean.Reason").startsWith("active: currentTimeMillis -> tsc"), r.toString());
+        assertEquals("null", r.value("mbean.Fallback"), r.toString());
+        assertEquals("true", r.value("mbean.TscRunning"), r.toString());
+        // The anchor thread re-anchors about four times a second; 700 ms and the wait: at least one.
+        assertTrue(r.longValue("mbean.TscReanchors") >= 1, r.toString());
+        assertTrue(Math.abs(r.longValue("mbean.TscWorstErrorNanos")) < 2_000_000L, "past the fallback bound\n" + r);
+        assertEquals(1, r.agentLines().size(), "the MBean must not add lines on stderr\n" + r);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void onAFastMachineTheMBeanSaysInactiveAndWhy(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).main(ObserveApp.class, "platform", "mbean").run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("true", r.value("mbean"), r.toString());
+        assertEquals("false", r.value("mbean.Active"), r.toString());
+        assertEquals("system", r.value("mbean.MillisBackend"), r.toString());
+        assertTrue(r.value("mbean.Reason").startsWith("inactive: "), r.toString());
+        assertEquals("false", r.value("mbean.TscRunning"), r.toString());
+        assertEquals("null", r.value("mbean.TscReanchors"), r.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void jmxOnCreatesThePlatformServerAndRegisters(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("jmx=on").main(ObserveApp.class, "mbean").run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("true", r.value("mbean"), "jmx=on must register\n" + r);
+        assertEquals("true", r.value("mbeanInPlatformServer"), r.toString());
+        assertEquals("tsc", r.value("mbean.NanosBackend"), r.toString());
+        assertEquals("false", r.value("watcher"), "jmx=on registers at start, no watcher\n" + r);
+
+        ForkedJvm.Result fast = ForkedJvm.on(jdk).env("FASTCLOCK_JMX", "on").main(ObserveApp.class, "mbean").run();
+        assertEquals(0, fast.exitCode, fast.toString());
+        assertEquals("true", fast.value("mbean"), "FASTCLOCK_JMX=on must register, on the inactive path too\n" + fast);
+        assertEquals("false", fast.value("mbean.Active"), fast.toString());
+    }
+
+    /**
+     * jmx=auto and an application that never touches JMX: after the watcher has looked a few times,
+     * no MBean server exists. The same run proves the watcher ran (so the check was not skipped).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void withNeitherNoMBeanServerIsCreated(Jdk jdk) throws Exception {
+        for (ForkedJvm jvm : new ForkedJvm[] {ForkedJvm.on(jdk).slowClocksource(0), ForkedJvm.on(jdk)}) {
+            ForkedJvm.Result r = jvm.main(ObserveApp.class, "sleepMs=2500").run();
+            assertEquals(0, r.exitCode, r.toString());
+            assertEquals("true", r.value("watcher"), "jmx=auto must watch for the platform server\n" + r);
+            assertEquals("0", r.value("servers"), "an MBean server exists although nobody asked for one\n" + r);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void jmxOffNeverRegisters(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("jmx=off")
+                .main(ObserveApp.class, "platform", "sleepMs=1500", "mbean").run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("false", r.value("mbean"), r.toString());
+        assertFalse(Boolean.parseBoolean(r.value("watcher")), r.toString());
+    }
+}

@@ -1,0 +1,88 @@
+package io.fastclock.it.apps;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import javax.management.MBeanServer;
+import javax.management.MBeanServerFactory;
+import javax.management.ObjectName;
+
+/**
+ * What an operator sees of fastclock through JMX, and whether a platform MBean server exists.
+ * Arguments, in any order: {@code platform} (the application creates the platform MBean server, as
+ * any app using JMX does), {@code sleepMs=N} (keep running that long, clock reads and all: the
+ * recording and the watcher get time), {@code mbean} (wait up to 10 s for io.fastclock:type=FastClock
+ * in an existing platform server, never creating one, and print its attributes). Always prints
+ * {@code servers=} (MBean servers that exist, found without creating one) and {@code watcher=}.
+ */
+public final class ObserveApp {
+    static final String NAME = "io.fastclock:type=FastClock";
+    static final String[] ATTRIBUTES = {"Active", "Started", "Reason", "MillisBackend", "NanosBackend", "Fallback",
+        "TscRunning", "TscReanchors", "TscLastErrorNanos", "TscWorstErrorNanos", "TscLastRateChangePpm",
+        "TscLateExtensions"};
+
+    public static void main(String[] args) throws Exception {
+        boolean platform = false;
+        boolean mbean = false;
+        long sleepMs = 0;
+        for (String arg : args) {
+            if (arg.equals("platform")) {
+                platform = true;
+            } else if (arg.equals("mbean")) {
+                mbean = true;
+            } else if (arg.startsWith("sleepMs=")) {
+                sleepMs = Long.parseLong(arg.substring("sleepMs=".length()));
+            }
+        }
+        System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
+        System.out.println("active=" + System.getProperty("fastclock.active"));
+        if (platform) {
+            ManagementFactory.getPlatformMBeanServer();
+        }
+        long sink = 0;
+        long until = System.nanoTime() + sleepMs * 1_000_000L;
+        while (System.nanoTime() < until) {
+            sink += System.currentTimeMillis();
+            Thread.sleep(1);
+        }
+        if (mbean) {
+            printMBean();
+        }
+        System.out.println("watcher=" + threadNamed("fastclock-jmx-watch"));
+        System.out.println("servers=" + MBeanServerFactory.findMBeanServer(null).size());
+        System.out.println("sink=" + (sink != 0));
+    }
+
+    private static void printMBean() throws Exception {
+        ObjectName name = new ObjectName(NAME);
+        MBeanServer found = null;
+        for (int i = 0; i < 1000 && found == null; i++) {
+            for (MBeanServer server : MBeanServerFactory.findMBeanServer(null)) {
+                if (server.isRegistered(name)) {
+                    found = server;
+                }
+            }
+            if (found == null) {
+                Thread.sleep(10);
+            }
+        }
+        System.out.println("mbean=" + (found != null));
+        if (found == null) {
+            return;
+        }
+        List<?> platformOnes = MBeanServerFactory.findMBeanServer(null);
+        System.out.println("mbeanInPlatformServer=" + (found == platformOnes.get(0)
+                && found.isRegistered(new ObjectName("java.lang:type=Runtime"))));
+        for (String attribute : ATTRIBUTES) {
+            System.out.println("mbean." + attribute + "=" + found.getAttribute(name, attribute));
+        }
+    }
+
+    private static boolean threadNamed(String name) {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
