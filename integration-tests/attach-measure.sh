@@ -4,12 +4,14 @@
 # after a few seconds. Prints the wall time of the attach command, the longest RedefineClasses
 # safepoint (-Xlog:safepoint) and the ns per read before and after, next to the same program with
 # -javaagent from the start. Run after `mvn -B -q -DskipTests package` (and test-compile).
-# usage: integration-tests/attach-measure.sh [JAVA] [CLASSES] [THREADS]
+# usage: integration-tests/attach-measure.sh [JAVA] [CLASSES] [THREADS] [files|generated]
+# (files: the classes are loaded from class files, as from a jar; generated: defined from bytes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 java="${1:-java}"
 classes="${2:-5000}"
 threads="${3:-2}"
+kind="${4:-files}"
 jar=agent/target/fastclock.jar
 asm=$(ls ~/.m2/repository/org/ow2/asm/asm/9.9/asm-9.9.jar)
 cp="integration-tests/target/test-classes:$asm"
@@ -21,7 +23,7 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "?"; else print a[int
 
 # 1. attached while running
 LD_PRELOAD=$sim SLOWCLOCK_SPIN_NS=0 "$java" -Xlog:safepoint:file="$work/safepoint.log":uptime -cp "$cp" \
-  io.fastclock.it.apps.AttachBenchApp "$classes" "$threads" 12 >"$work/app.out" 2>"$work/app.err" &
+  io.fastclock.it.apps.AttachBenchApp "$classes" "$threads" 20 "$kind" >"$work/app.out" 2>"$work/app.err" &
 app=$!
 until grep -q '^ready' "$work/app.out" 2>/dev/null; do sleep 0.1; done
 sleep 4
@@ -40,11 +42,11 @@ verdict=$(grep -E 'ms from attach to verdict' "$work/attach.out" || cat "$work/a
 
 # 2. the same program with -javaagent from the start
 LD_PRELOAD=$sim SLOWCLOCK_SPIN_NS=0 "$java" -javaagent:"$jar"=mode=on -cp "$cp" \
-  io.fastclock.it.apps.AttachBenchApp "$classes" "$threads" 6 >"$work/ref.out" 2>"$work/ref.err"
+  io.fastclock.it.apps.AttachBenchApp "$classes" "$threads" 6 "$kind" >"$work/ref.out" 2>"$work/ref.err"
 ref=$(awk -F'[= ]' '/^t=/ && $2 > 1500 {print $5}' "$work/ref.out" | median)
 
 "$java" -version 2>&1 | head -1
-echo "classes loaded: $classes generated (1 in 10 calls the clocks) + the JDK's; reader threads: $threads"
+echo "classes loaded: $classes $kind (1 in 10 calls the clocks) + the JDK's; reader threads: $threads"
 echo "attach command wall time: $attach_ms ms"
 echo "command said: $verdict"
 grep -E '^  (verdict|rewritten)' "$work/attach.out" || true

@@ -10,7 +10,9 @@ import java.util.List;
  * SECONDS seconds while the main thread prints the ns per read of every 250 ms window, so that the
  * figure before and after an attach can be read off. Prints "ready" once the classes are loaded.
  *
- * <p>args: classes threads seconds
+ * <p>args: classes threads seconds [files]: with "files" the classes are written to a directory and
+ * loaded from there by URLClassLoaders (their class files can be read, as from a jar); without, they
+ * are defined from bytes (generated at run time: no class file to read).
  */
 public final class AttachBenchApp {
     private static volatile boolean stop;
@@ -20,15 +22,28 @@ public final class AttachBenchApp {
         int classes = Integer.parseInt(args[0]);
         int threads = Integer.parseInt(args[1]);
         int seconds = Integer.parseInt(args[2]);
+        boolean files = args.length > 3 && args[3].equals("files");
+        java.nio.file.Path dir = files ? java.nio.file.Files.createTempDirectory("attach-bench") : null;
         List<Method> runs = new ArrayList<>();
         ConcurrentLoadApp.GenLoader loader = null;
+        java.net.URLClassLoader urlLoader = null;
         for (int i = 0; i < classes; i++) {
             if (loader == null || i % 50 == 0) {
                 loader = new ConcurrentLoadApp.GenLoader(AttachBenchApp.class.getClassLoader());
+                urlLoader = files ? new java.net.URLClassLoader(new java.net.URL[] {dir.toUri().toURL()},
+                        AttachBenchApp.class.getClassLoader()) : null;
             }
             String name = "bench/p" + (i % 20) + "/C" + i;
             byte[] bytes = i % 10 == 0 ? ConcurrentLoadApp.generate(name, i % 20 == 0) : plain(name);
-            Class<?> c = loader.define(name.replace('/', '.'), bytes);
+            Class<?> c;
+            if (files) {
+                java.nio.file.Path file = dir.resolve(name + ".class");
+                java.nio.file.Files.createDirectories(file.getParent());
+                java.nio.file.Files.write(file, bytes);
+                c = urlLoader.loadClass(name.replace('/', '.'));
+            } else {
+                c = loader.define(name.replace('/', '.'), bytes);
+            }
             if (i % 10 == 0) {
                 runs.add(c.getMethod("run"));
             }
