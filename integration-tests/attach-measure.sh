@@ -23,7 +23,7 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "?"; else print a[int
 
 # 1. attached while running
 LD_PRELOAD=$sim SLOWCLOCK_SPIN_NS=0 "$java" -Xlog:safepoint:file="$work/safepoint.log":uptime -cp "$cp" \
-  io.fastclock.it.apps.AttachBenchApp "$classes" "$threads" 20 "$kind" >"$work/app.out" 2>"$work/app.err" &
+  io.fastclock.it.apps.AttachBenchApp "$classes" "$threads" 30 "$kind" >"$work/app.out" 2>"$work/app.err" &
 app=$!
 until grep -q '^ready' "$work/app.out" 2>/dev/null; do sleep 0.1; done
 sleep 4
@@ -38,6 +38,7 @@ before=$(awk -F'[= ]' -v to="$before_ms" '/^t=/ && $2 > 1000 && $2 <= to {print 
 after=$(awk -F'[= ]' -v from="$after_from" '/^t=/ && $2 >= from {print $5}' "$work/app.out" | median)
 pause=$(grep -E 'RedefineClasses' "$work/safepoint.log" | sed -E 's/.*Total: ([0-9]+) ns.*/\1/' | sort -n | tail -1)
 pauses=$(grep -cE 'RedefineClasses' "$work/safepoint.log" || true)
+at_safepoint=$(grep -E 'RedefineClasses' "$work/safepoint.log" | sed -E 's/.*At safepoint: ([0-9]+) ns.*/\1/' | sort -n | tail -1)
 verdict=$(grep -E 'ms from attach to verdict' "$work/attach.out" || cat "$work/attach.out")
 
 # 2. the same program with -javaagent from the start
@@ -50,5 +51,6 @@ echo "classes loaded: $classes $kind (1 in 10 calls the clocks) + the JDK's; rea
 echo "attach command wall time: $attach_ms ms"
 echo "command said: $verdict"
 grep -E '^  (verdict|rewritten)' "$work/attach.out" || true
-echo "RedefineClasses safepoints: $pauses, longest: $(( ${pause:-0} / 1000 )) us"
+echo "RedefineClasses safepoints: $pauses, longest: $(( ${pause:-0} / 1000 )) us in all, $(( ${at_safepoint:-0} / 1000 )) us at the safepoint (the rest is reaching it)"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "ns per read (median of 250 ms windows): before attach $before, after attach $after, -javaagent from the start $ref"

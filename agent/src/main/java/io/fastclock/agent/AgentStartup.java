@@ -30,8 +30,10 @@ import java.lang.instrument.Instrumentation;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /** What premain does once the runtime is in the boot loader: settings, probe, decision, transformer. */
@@ -101,7 +103,13 @@ final class AgentStartup {
         Detacher.install(inst, transformer, tsc, changed);
         // Classes loaded before the transformer: the JDK's (within the jdk scope), another agent's,
         // an early application class. A failure here leaves those classes as they were.
-        Retransformer.Outcome early = new Retransformer(inst, transformer).run(inst.getAllLoadedClasses(), attached);
+        // Attached, generated classes (no class file to read) are left to a gentler pass in the background.
+        Retransformer retransformer = new Retransformer(inst, transformer);
+        List<Class<?>> generated = attached ? new ArrayList<>() : null;
+        Retransformer.Outcome early = retransformer.run(inst.getAllLoadedClasses(), false, generated);
+        if (generated != null && !generated.isEmpty()) {
+            GeneratedClassesPass.start(retransformer, generated, log);
+        }
         String startLine = decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; "
                 + jdkCoverage(settings.jdk(), jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
                 + " classes loaded before the agent rewritten";
