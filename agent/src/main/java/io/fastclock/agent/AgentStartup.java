@@ -36,18 +36,20 @@ import java.util.Set;
 
 /** What premain does once the runtime is in the boot loader: settings, probe, decision, transformer. */
 final class AgentStartup {
-    /** Set for the application and tests to see: "true" when call sites are being rewritten. */
-    static final String ACTIVE_PROPERTY = Settings.ACTIVE_PROPERTY;
-
     private AgentStartup() {}
 
-    /** @param how premain or agentmain */
+    /**
+     * @param how premain or agentmain: from agentmain every loaded class is the application's, so
+     *     classes whose class file cannot be read as a resource (generated at run time) are
+     *     retransformed too, and the transformer decides from their real bytes
+     */
     static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent, String how)
             throws ReflectiveOperationException {
+        boolean attached = "agentmain".equals(how);
         long started = System.nanoTime();
         AgentLog log = new AgentLog(settings.log());
         if (settings.mode() == Settings.Mode.OFF) {
-            System.setProperty(ACTIVE_PROPERTY, "false");
+            AgentState.inactive("inactive: mode=off");
             log.info("inactive: mode=off");
             return;
         }
@@ -60,7 +62,7 @@ final class AgentStartup {
             log.info(warning);
         }
         if (!decision.active()) {
-            System.setProperty(ACTIVE_PROPERTY, "false");
+            AgentState.inactive(decision.summary() + nativeNote(probe));
             log.info(decision.summary() + nativeNote(probe));
             Telemetry.started(settings, ActivationFactsOf.decision(how, decision.summary() + nativeNote(probe), probe, settings));
             return;
@@ -68,12 +70,13 @@ final class AgentStartup {
         TscClock tsc = null;
         if (decision.millis().backend() == Backend.TSC || decision.nanos().backend() == Backend.TSC) {
             tsc = TscClockStarter.start(probe.tscChecks, settings.recheckMs() * 1_000_000L,
-                    new SysfsTscTrust(probe.reader), log);
+                    new SysfsTscTrust(probe.reader), LiveAgentState.publishingFallbacks(log));
         }
         LongClock jna = probe.jna == null ? null : probe.jna.clock;
         EpochClock epoch = tsc == null ? null : new TscEpoch(tsc, systemEpoch());
         if (!ClockRegistry.install(millisClock(decision.millis().backend(), tsc, jna),
                 nanosClock(decision.nanos().backend(), tsc), epoch)) {
+            AgentState.inactive("inactive: the fastclock runtime was already in use in this JVM");
             log.info("inactive: the fastclock runtime was already in use in this JVM");
             return;
         }
@@ -85,7 +88,9 @@ final class AgentStartup {
         JdkScope jdk = jdkScope(settings.jdk(), epoch);
         RewriteStats stats = new RewriteStats();
         RewriteStats jdkStats = new RewriteStats();
-        RewriteListener listener = log.debugEnabled() ? new DebugListener(log) : new FirstFailureReporter(log);
+        Set<String> changed = Detacher.newChangedSet();
+        RewriteListener listener = Detacher.recording(changed,
+                log.debugEnabled() ? new DebugListener(log) : new FirstFailureReporter(log));
         ClockTransformer transformer = new ClockTransformer(new ClassFilter(settings.include(), settings.exclude()),
                 jdk, replacements(decision, epoch), stats, jdkStats, listener, module -> readsRuntime(inst, module));
         if (jdk != JdkScope.NONE && !readsRuntime(inst, Object.class.getModule())) {
@@ -93,13 +98,15 @@ final class AgentStartup {
             jdk = JdkScope.NONE;
         }
         inst.addTransformer(transformer, true);
+        Detacher.install(inst, transformer, tsc, changed);
         // Classes loaded before the transformer: the JDK's (within the jdk scope), another agent's,
         // an early application class. A failure here leaves those classes as they were.
-        Retransformer.Outcome early = new Retransformer(inst, transformer).run(inst.getAllLoadedClasses(), false);
-        System.setProperty(ACTIVE_PROPERTY, "true");
+        Retransformer.Outcome early = new Retransformer(inst, transformer).run(inst.getAllLoadedClasses(), attached);
         String startLine = decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; "
                 + jdkCoverage(settings.jdk(), jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
                 + " classes loaded before the agent rewritten";
+        LiveAgentState.active(startLine, decision.millis().backend(), decision.nanos().backend(),
+                epoch != null && jdk != JdkScope.NONE ? "tsc" : "system", stats, jdkStats, tsc);
         log.info(startLine);
         Telemetry.started(settings, ActivationFactsOf.decision(how, startLine, probe, settings));
         Telemetry.retransformed((int) (stats.rewritten() + jdkStats.rewritten()),
@@ -170,6 +177,17 @@ final class AgentStartup {
         MethodHandle h = MethodHandles.lookup().findStatic(Class.forName("jdk.internal.misc.VM"),
                 "getNanoTimeAdjustment", MethodType.methodType(long.class, long.class));
         return new SystemEpoch(h);
+    }
+
+    /** agentmain("detach") in a JVM where fastclock is loaded: restores the original code. */
+    static void detach(Settings.Log level) {
+        String line = Detacher.detachInstalled();
+        if (line == null) {
+            new AgentLog(level).info("nothing to detach: fastclock is inactive in this JVM and changed no code");
+            return;
+        }
+        LiveAgentState.detached(line);
+        new AgentLog(level).info(line);
     }
 
     /** The contract asks for the millis clock's resolution to be reported at start-up. */

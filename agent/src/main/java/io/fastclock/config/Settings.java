@@ -118,8 +118,19 @@ public final class Settings {
     /** Written by the agent for the application to read; never a setting. */
     public static final String ACTIVE_PROPERTY = "fastclock.active";
 
-    /** Prefix of the state the agent publishes for tools (never settings). */
-    public static final String STATE_PROPERTY_PREFIX = "fastclock.state.";
+    /**
+     * The agent's published state (agent.AgentState) that shares the fastclock. prefix and is not a
+     * setting: skipped when system properties are read as settings, so that re-reading them in a
+     * JVM where the agent runs does not fail. (fastclock.millis and fastclock.nanos are both: the
+     * agent overwrites the requested backend with the one in use, a valid value of the setting.)
+     */
+    static boolean isPublishedState(String propertyName) {
+        return propertyName.equals(ACTIVE_PROPERTY) || propertyName.equals("fastclock.started")
+                || propertyName.equals("fastclock.version") || propertyName.equals("fastclock.reason")
+                || propertyName.equals("fastclock.epoch") || propertyName.equals("fastclock.classes")
+                || propertyName.equals("fastclock.callsites") || propertyName.startsWith("fastclock.jdk.")
+                || propertyName.startsWith("fastclock.tsc.") || propertyName.equals("fastclock.fallback");
+    }
 
     /** Prefix of the system properties: {@code fastclock.<key>}. */
     public static final String PROPERTY_PREFIX = "fastclock.";
@@ -236,8 +247,7 @@ public final class Settings {
         if (systemProperties != null) {
             List<String> names = new ArrayList<>();
             for (Map.Entry<String, String> e : systemProperties.entrySet()) {
-                if (e.getKey() != null && e.getKey().startsWith(PROPERTY_PREFIX) && !e.getKey().equals(ACTIVE_PROPERTY)
-                        && !e.getKey().startsWith(STATE_PROPERTY_PREFIX)) {
+                if (e.getKey() != null && e.getKey().startsWith(PROPERTY_PREFIX) && !isPublishedState(e.getKey())) {
                     names.add(e.getKey());
                 }
             }
