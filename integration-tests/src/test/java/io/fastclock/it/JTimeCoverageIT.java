@@ -1,6 +1,7 @@
 package io.fastclock.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.it.apps.EarlyTimeAgent;
@@ -108,6 +109,44 @@ class JTimeCoverageIT {
         assertTrue(m.find(), "the start line does not count the JDK classes changed\n" + r);
         assertTrue(Long.parseLong(m.group(1)) >= 2, "the JDK classes loaded before fastclock were not retransformed\n" + r);
         assertTrue(Long.parseLong(m.group(2)) >= 2, r.toString());
+    }
+
+    /**
+     * JDK classes retransformed (java.time loaded by an earlier agent) and rewritten at load, with the
+     * default settings: the JVM warns of nothing more than it does with the earlier agent alone
+     * (every JVM warning on stderr through -Xlog, as HostSafetyIT does).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void changingJdkClassesMakesTheJvmWarnOfNothing(Jdk jdk) throws Exception {
+        String early = "-javaagent:" + AgentJars.premainJar(temp, EarlyTimeAgent.class);
+        String[] warnings = {"-Xlog:disable", "-Xlog:all=warning:stderr:level,tags"};
+        ForkedJvm.Result alone = AgentJars.withJna(ForkedJvm.on(jdk).withoutAgent().jvmArg(early).jvmArg(warnings), jdk)
+                .slowClocksource(0).main(JTimeCoverageApp.class, "100", "both").run();
+        ForkedJvm.Result fast = AgentJars.withJna(ForkedJvm.on(jdk).withoutAgent()
+                .jvmArg(early, "-javaagent:" + ForkedJvm.agentJar()).jvmArg(warnings), jdk)
+                .slowClocksource(0).main(JTimeCoverageApp.class, "100", "both").run();
+        assertEquals(0, alone.exitCode, alone.toString());
+        assertEquals(0, fast.exitCode, fast.toString());
+        assertEquals("tsc", fast.value("epoch"), fast.toString());
+        assertTrue(fast.agentLines().get(0).matches("fastclock: active: .*jdk=time: [1-9]\\d* JDK classes changed.*"),
+                "no JDK class was retransformed: the test would prove nothing\n" + fast);
+        assertEquals(1, fast.agentLines().size(), fast.toString());
+        List<String> jvmLines = nonEmptyLines(fast.stderr);
+        jvmLines.removeAll(fast.agentLines());
+        assertEquals(nonEmptyLines(alone.stderr), jvmLines,
+                "the JVM printed more with fastclock than without\n" + fast + "\nwithout fastclock:\n" + alone);
+        assertFalse(fast.stdout.contains("warning"), fast.toString());
+    }
+
+    private static List<String> nonEmptyLines(String text) {
+        List<String> lines = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            if (!line.isEmpty()) {
+                lines.add(line);
+            }
+        }
+        return lines;
     }
 
     static void assertCovered(Map<String, Long> counts, ForkedJvm.Result r) {
