@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (checked against CLOCK_REALTIME read through JNA).
  */
 class JTimeCoverageIT {
-    static final int OPS = 10_000;
+    static final int OPS = 20_000;
     /** The target: 99% of the slow reads kept off the slow clocksource. */
     static final long MAX_READS_WITH_AGENT = OPS / 100;
     /** Entry points (JTimeOps): 28 everywhere, plus InstantSource's two on 17+. */
