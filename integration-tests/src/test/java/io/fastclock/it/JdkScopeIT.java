@@ -30,7 +30,9 @@ class JdkScopeIT {
 
     private static ForkedJvm.Result timedWaits(Jdk jdk, String jdkSetting) throws Exception {
         SlowReadCount count = SlowReadCount.create();
-        ForkedJvm jvm = AgentJars.withJna(ForkedJvm.on(jdk).agentArgs("jdk=" + jdkSetting), jdk);
+        // Every JVM warning on stderr: changing every JDK class that calls the clocks must cause none.
+        ForkedJvm jvm = AgentJars.withJna(ForkedJvm.on(jdk).agentArgs("jdk=" + jdkSetting)
+                .jvmArg("-Xlog:disable", "-Xlog:all=warning:stderr:level,tags"), jdk);
         ForkedJvm.Result r = count.underSimulator(jvm, 0).main(TimedWaitApp.class, Integer.toString(WAITS), DELAY_US).run();
         count.read();
         System.out.println("[JdkScopeIT] " + jdk + " jdk=" + jdkSetting + ": " + r.stdout.replace('\n', ' '));
@@ -39,6 +41,10 @@ class JdkScopeIT {
         assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
         for (String workload : new String[] {"schedule", "poll"}) {
             assertEquals(0, r.longValue(workload + ".short"), workload + ": a wait ended before its delay\n" + r);
+        }
+        assertEquals(1, r.agentLines().size(), r.toString());
+        for (String line : r.stderr.split("\n")) {
+            assertTrue(line.isEmpty() || line.startsWith("fastclock: "), "stderr line not from the agent: " + line + "\n" + r);
         }
         return r;
     }
