@@ -50,6 +50,8 @@
  *                        no prctl per read). A Java thread renamed with Thread.setName gets the
  *                        native name at once (HotSpot, current thread, JDK 17 and 25, main thread
  *                        included), so a test renames its thread around the workload it counts.
+ *                        slowclock_counted_reads() (exported) returns their count so far, so one
+ *                        process can count several workloads apart.
  *
  * The hot path allocates nothing; its only shared state is a lock-free atomic counter of the steps
  * reached, with SLOWCLOCK_COUNT relaxed atomic read counters, and with SLOWCLOCK_SERIALIZE=1 one
@@ -544,6 +546,20 @@ static size_t append_group(char *buf, size_t size, size_t used, const char *name
     used = append(buf, size, used, name, suffix, values[k]);
   }
   return used;
+}
+
+/*
+ * The fine reads counted so far in counted threads (every kind; 0 without SLOWCLOCK_COUNT or with
+ * SLOWCLOCK_COUNT_THREAD=none). Exported so that a test can count several workloads in one process
+ * (through dlsym or JNA, whose calls read no clock) instead of starting a process per workload.
+ */
+unsigned long long slowclock_counted_reads(void);
+unsigned long long slowclock_counted_reads(void) {
+  unsigned long long sum = 0;
+  for (int k = 0; k < KIND_COUNT; k++) {
+    sum += atomic_load_explicit(&reads_in_counted_threads[k].n, memory_order_relaxed);
+  }
+  return sum;
 }
 
 /* Runs at exit (exit(), a return from main, System.exit in a JVM), not on _exit or a signal. */

@@ -176,8 +176,9 @@ final class AgentStartup {
             return asked == JdkScope.NONE ? "no JDK class changed (jdk=none)"
                     : "java.time stays on the JDK's clock (no TSC clock to serve it)";
         }
-        return "jdk=" + used.settingName() + ": " + jdkStats.rewritten() + " JDK classes changed ("
-                + jdkStats.callSites() + " call sites)";
+        // java.time is rarely loaded before the agent: most of it is changed later, as it loads.
+        return "java.time -> tsc (jdk=" + used.settingName() + "): " + jdkStats.rewritten()
+                + " JDK classes changed at start (" + jdkStats.callSites() + " call sites), the others as they load";
     }
 
     /** java.time's own read, for after a TSC fallback: looked up here, where jdk.internal.misc is exported. */

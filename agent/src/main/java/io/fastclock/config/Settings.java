@@ -133,9 +133,6 @@ public final class Settings {
                 || propertyName.startsWith("fastclock.retransform.");
     }
 
-    /** Prefix of the state the agent publishes for tools (never settings). */
-    public static final String STATE_PROPERTY_PREFIX = "fastclock.state.";
-
     /** Prefix of the system properties: {@code fastclock.<key>}. */
     public static final String PROPERTY_PREFIX = "fastclock.";
 
@@ -251,8 +248,7 @@ public final class Settings {
         if (systemProperties != null) {
             List<String> names = new ArrayList<>();
             for (Map.Entry<String, String> e : systemProperties.entrySet()) {
-                if (e.getKey() != null && e.getKey().startsWith(PROPERTY_PREFIX) && !isPublishedState(e.getKey())
-                        && !e.getKey().startsWith(STATE_PROPERTY_PREFIX)) {
+                if (e.getKey() != null && e.getKey().startsWith(PROPERTY_PREFIX) && !isPublishedState(e.getKey())) {
                     names.add(e.getKey());
                 }
             }
