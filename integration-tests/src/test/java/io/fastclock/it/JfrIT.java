@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.it.apps.DemotionApp;
+import io.fastclock.it.apps.LateRecordingApp;
 import io.fastclock.it.apps.ObserveApp;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -99,6 +100,21 @@ class JfrIT {
         String last = samples.get(samples.size() - 1);
         assertTrue(Long.parseLong(field(last, "reanchors")) >= 1, last);
         assertEquals("0", field(last, "lateExtensions"), last);
+    }
+
+    /** JFR started after the agent (as jcmd JFR.start does): the watcher notices, the activation and health follow. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aRecordingStartedLaterStillGetsTheActivationAndTheTscHealth(Jdk jdk) throws Exception {
+        Path rec = temp.resolve("late.jfr");
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).main(LateRecordingApp.class, rec.toString()).run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+        String printed = jfrPrint(jdk, "fastclock.Activation,fastclock.TscHealth", rec);
+        List<String> activation = events(printed, "fastclock.Activation");
+        assertEquals(1, activation.size(), printed);
+        assertEquals("tsc", field(activation.get(0), "nanosBackend"), printed);
+        assertTrue(events(printed, "fastclock.TscHealth").size() >= 1, printed);
     }
 
     /** DemotionIT's fixture: tsc leaves available_clocksource while the JVM runs and records. */
