@@ -21,6 +21,7 @@ final class JfrEvents {
     private static volatile ActivationFacts facts;
     private static volatile TscFigures tsc;
     private static volatile boolean up;
+    private static boolean healthAdded;
     private static long lastHealthNanos;
 
     private JfrEvents() {}
@@ -33,6 +34,9 @@ final class JfrEvents {
 
     static void tscClock(TscFigures figures) {
         tsc = figures;
+        if (up) {
+            addHealthEvent();
+        }
     }
 
     /** True once JFR has started in this JVM; the first time, adds the periodic events and commits the activation. */
@@ -46,12 +50,25 @@ final class JfrEvents {
         synchronized (JfrEvents.class) {
             if (!up) {
                 FlightRecorder.addPeriodicEvent(ActivationEvent.class, new Periodic(true));
-                FlightRecorder.addPeriodicEvent(TscHealthEvent.class, new Periodic(false));
                 commitActivation();
                 up = true;
             }
         }
+        if (tsc != null) {
+            addHealthEvent();
+        }
         return true;
+    }
+
+    /**
+     * Only where a TSC clock runs: registering an event type costs (JDK 17: tens to a hundred ms of
+     * JFR's own class generation, on the watcher thread).
+     */
+    private static synchronized void addHealthEvent() {
+        if (!healthAdded) {
+            healthAdded = true;
+            FlightRecorder.addPeriodicEvent(TscHealthEvent.class, new Periodic(false));
+        }
     }
 
     /** A class, not a method reference: the first lambda in a JVM bootstraps method handles (ms). */
