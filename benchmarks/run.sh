@@ -12,27 +12,36 @@
 #
 # Options: --no-build (reuse benchmarks/target/benchmarks.jar and agent/target/fastclock.jar),
 #          --report-only (only regenerate docs/BENCHMARKS.md from benchmarks/results/).
+#          --only-serial (only machine 4 below, then the report).
 # Environment: JAVA (java binary, default: java on PATH), SLOWCLOCK_LIB (simulator, default
-#          native/target/libslowclock.so), HPET_SPIN_NS (default 500).
+#          native/target/libslowclock.so), HPET_SPIN_NS (default 500), HPET_SERIAL (default 1: run
+#          machine 4; 0 skips it, e.g. with a simulator that has no SLOWCLOCK_SERIALIZE).
 #
 # The same JMH suite runs three times, as on three machines:
 #   tsc          this machine as it is (vDSO clock reads)
 #   sim-syscall  LD_PRELOAD=libslowclock.so: every fine clock read is a real syscall (xen/hpet-like path)
 #   sim-hpet500  the same plus SLOWCLOCK_SPIN_NS=500 busy wait per read (HPET's ~600+ ns)
+# and a fourth, for the scaling set only (system clocks and fastclock at 1..N threads):
+#   sim-hpet500-serial  the same plus SLOWCLOCK_SERIALIZE=1: one fine read at a time in the process,
+#                as HPET serialises reads machine-wide
+# Each machine also runs the limit set (LimitBench: JNI no-op and each read through JNI) and the
+# java.time and logging set (JavaTimeBench, LoggingBench) without and with -javaagent:fastclock.jar.
 # Raw JMH JSON goes to benchmarks/results/<label>.json, start-up costs to benchmarks/results/startup.json.
 set -euo pipefail
 
 mode=quick
 build=1
 report_only=0
+only_serial=0
 for arg in "$@"; do
   case "$arg" in
     --quick) mode=quick ;;
     --full) mode=full ;;
     --no-build) build=0 ;;
     --report-only) report_only=1 ;;
+    --only-serial) only_serial=1 ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
-    *) echo "run.sh: unknown argument '$arg' (accepted: --quick, --full, --no-build, --report-only)" >&2; exit 2 ;;
+    *) echo "run.sh: unknown argument '$arg' (accepted: --quick, --full, --no-build, --report-only, --only-serial)" >&2; exit 2 ;;
   esac
 done
 
@@ -44,6 +53,7 @@ jar=benchmarks/target/benchmarks.jar
 agent=agent/target/fastclock.jar
 slow=${SLOWCLOCK_LIB:-$root/native/target/libslowclock.so}
 hpet_spin=${HPET_SPIN_NS:-500}
+hpet_serial=${HPET_SERIAL:-1}
 cores=$(nproc)
 max_threads=$cores
 scale_max=$((2 * cores))
@@ -110,9 +120,13 @@ nanos_backends=system,coarse,tsc
 main_millis_backends=coarse,tsc,jna-coarse
 main_nanos_backends=coarse,tsc
 peer_scale='io.fastclock.bench.PeerClockBench\.(log4jCachedClock|openhftTickerTicks)$'
+jtime='io.fastclock.bench.(JavaTimeBench|LoggingBench)\.'
+# Machine 4 (serialised HPET): 1..cores threads in --quick, 1..2x cores in --full.
+serial_threads=$(seq -s ' ' 1 "$cores")
+if [ "$mode" = full ]; then serial_threads=$(seq -s ' ' 1 "$scale_max"); fi
 
 mkdir -p "$results"
-rm -f "$results"/*.json "$results"/*.log
+if [ "$only_serial" = 0 ]; then rm -f "$results"/*.json "$results"/*.log; fi
 # What JMH's JSON does not record and the report needs: the coarse clocks' tick (clock_getres).
 "$java" -cp "$jar" io.fastclock.bench.report.MachineInfo "$results/machine.json" \
   || echo "run.sh: could not record the coarse clock's tick; the report will describe it in general" >&2
@@ -123,7 +137,8 @@ run_jmh() {
   local out="$results/$label.$tag.t$threads.json"
   echo "-- $label: $tag, $threads thread(s)"
   local fork_opts=()
-  if [ ${#ticker_opts[@]} -gt 0 ]; then fork_opts=(-jvmArgsAppend "${ticker_opts[*]}"); fi
+  local jvm_extra="${ticker_opts[*]} ${EXTRA_JVM_ARGS:-}"
+  if [ -n "${jvm_extra// /}" ]; then fork_opts=(-jvmArgsAppend "$jvm_extra"); fi
   "$java" -jar "$jar" "${jmh_opts[@]}" "${fork_opts[@]}" -t "$threads" -foe true -rf json -rff "$out" "$@" >>"$results/$label.log" 2>&1 \
     || { echo "run.sh: JMH failed for $label $tag t$threads; see $results/$label.log" >&2; exit 1; }
 }
@@ -139,6 +154,9 @@ run_machine() {
     run_jmh "$label" main "$t" "$suite" -p backend="$main_millis_backends"
     run_jmh "$label" mainnanos "$t" "$suite_nanos" -p backend="$main_nanos_backends"
   done
+  run_jmh "$label" limit 1 'io.fastclock.bench.LimitBench\.'
+  run_jmh "$label" jtime 1 "$jtime" -p agent=none
+  EXTRA_JVM_ARGS="-javaagent:$root/$agent" run_jmh "$label" jtimeagent 1 "$jtime" -p agent=fastclock
   for t in $scale_threads; do
     case " $suite_threads " in *" $t "*) continue ;; esac
     run_jmh "$label" sys "$t" 'io.fastclock.bench.SystemClockBench\.(currentTimeMillis|nanoTime)$'
@@ -150,14 +168,43 @@ run_machine() {
   rm -f "$results/$label".*.t*.json
 }
 
+# The scaling set only: the system clocks and fastclock's at 1..N threads.
+run_serial() {
+  local label=$1
+  for t in $serial_threads; do
+    run_jmh "$label" sys "$t" 'io.fastclock.bench.SystemClockBench\.(currentTimeMillis|nanoTime)$'
+    run_jmh "$label" fcmillis "$t" 'io.fastclock.bench.FastClockBench\.currentTimeMillis$' -p backend=coarse,tsc
+    run_jmh "$label" fcnanos "$t" 'io.fastclock.bench.FastClockBench\.nanoTime$' -p backend=tsc
+  done
+  "$java" -cp "$jar" io.fastclock.bench.report.MergeJson "$results/$label.json" "$results/$label".*.t*.json
+  rm -f "$results/$label".*.t*.json
+}
+
+serial_machine() {
+  if [ ! -f "$slow" ] || [ "$hpet_serial" = 0 ]; then
+    echo "run.sh: sim-hpet500-serial skipped (no simulator, or HPET_SERIAL=0)" >&2
+    return
+  fi
+  echo "== machine 4/4: sim-hpet500-serial (LD_PRELOAD=$slow, SLOWCLOCK_SPIN_NS=$hpet_spin, SLOWCLOCK_SERIALIZE=1)"
+  ( export LD_PRELOAD="$slow" SLOWCLOCK_SPIN_NS="$hpet_spin" SLOWCLOCK_SERIALIZE=1; run_serial sim-hpet500-serial )
+}
+
+if [ "$only_serial" = 1 ]; then
+  rm -f "$results"/sim-hpet500-serial*.json
+  serial_machine
+  report
+  exit 0
+fi
+
 start=$(date +%s)
 echo "== machine 1/3: tsc (as is)"
-( unset LD_PRELOAD SLOWCLOCK_SPIN_NS; run_machine tsc )
+( unset LD_PRELOAD SLOWCLOCK_SPIN_NS SLOWCLOCK_SERIALIZE; run_machine tsc )
 if [ -f "$slow" ]; then
   echo "== machine 2/3: sim-syscall (LD_PRELOAD=$slow, SLOWCLOCK_SPIN_NS=0)"
-  ( export LD_PRELOAD="$slow" SLOWCLOCK_SPIN_NS=0; run_machine sim-syscall )
+  ( export LD_PRELOAD="$slow" SLOWCLOCK_SPIN_NS=0; unset SLOWCLOCK_SERIALIZE; run_machine sim-syscall )
   echo "== machine 3/3: sim-hpet500 (LD_PRELOAD=$slow, SLOWCLOCK_SPIN_NS=$hpet_spin)"
-  ( export LD_PRELOAD="$slow" SLOWCLOCK_SPIN_NS="$hpet_spin"; run_machine sim-hpet500 )
+  ( export LD_PRELOAD="$slow" SLOWCLOCK_SPIN_NS="$hpet_spin"; unset SLOWCLOCK_SERIALIZE; run_machine sim-hpet500 )
+  serial_machine
 else
   echo "run.sh: no simulator at $slow (build native/ with slowclock.c, or set SLOWCLOCK_LIB); simulated machines skipped" >&2
 fi

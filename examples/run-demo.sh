@@ -7,8 +7,9 @@
 #   all         the four above, in that order (default)
 # Usage: examples/run-demo.sh [plain|agent|slow|slow-agent|all] [demo args...]
 # With no demo args, runs --quick. Build first: mvn -B -q package (from the repository root).
-# The simulator reads SLOWCLOCK_SPIN_NS, SLOWCLOCK_FINE and SLOWCLOCK_STEPS from the
-# environment, e.g. SLOWCLOCK_SPIN_NS=500 examples/run-demo.sh slow. JAVA selects the java binary.
+# The simulator reads SLOWCLOCK_SPIN_NS, SLOWCLOCK_SERIALIZE, SLOWCLOCK_FINE and SLOWCLOCK_STEPS
+# from the environment, e.g. SLOWCLOCK_SPIN_NS=500 SLOWCLOCK_SERIALIZE=1 examples/run-demo.sh slow
+# (HPET-like). JAVA selects the java binary.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +22,7 @@ java=${java:-java}
 mode=all
 case "${1:-}" in
   plain|agent|slow|slow-agent|all) mode=$1; shift ;;
-  -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 if [ $# -eq 0 ]; then set -- --quick; fi
 

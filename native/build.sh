@@ -80,7 +80,7 @@ for fault in crosscpu calib; do
 done
 
 if [ -f "$here/src/main/c/slowclock.c" ]; then
-  "$cc" "${cflags[@]}" -shared -o "$target_dir/libslowclock.so" "$here/src/main/c/slowclock.c" -ldl
+  "$cc" "${cflags[@]}" -shared -o "$target_dir/libslowclock.so" "$here/src/main/c/slowclock.c" -ldl -pthread
   echo "fastclock native build: $target_dir/libslowclock.so"
 fi
 

@@ -3,7 +3,10 @@
 #  - prints the cost of clock_gettime(CLOCK_MONOTONIC) without it, under it, and with a spin;
 #  - checks that a wall-clock step is applied to CLOCK_REALTIME, CLOCK_REALTIME_COARSE and
 #    gettimeofday, never to CLOCK_MONOTONIC, in syscall and in vdso mode;
-#  - checks that a bad setting is named on stderr and ignored.
+#  - checks that a bad setting is named on stderr and ignored;
+#  - checks the read counts (SLOWCLOCK_COUNT, SLOWCLOCK_COUNT_THREAD) against a known number of reads;
+#  - checks that SLOWCLOCK_SERIALIZE runs one fine read (and its spin) at a time, by the values the
+#    reads return (no timing), and prints reads/s at 1, 2 and 4 threads with and without it.
 # Timings are printed, not asserted. Exits non-zero if a functional check fails.
 # Usage: native/src/test/slowclock-check.sh [path/to/libslowclock.so]
 set -euo pipefail
@@ -18,9 +21,11 @@ trap 'rm -rf "$work"' EXIT
 
 cat >"$work/probe.c" <<'EOF'
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,7 +42,98 @@ static long long tod_us(void) {
   return (long long)tv.tv_sec * 1000000LL + tv.tv_usec;
 }
 
+/* "rate": each thread reads CLOCK_MONOTONIC until the deadline; "gaps": each thread records N values. */
+static long long deadline_ns;
+static int gap_reads;
+struct worker { pthread_t thread; long long reads; long long *values; };
+
+static void *rate_worker(void *arg) {
+  struct worker *w = arg;
+  while (ns(CLOCK_MONOTONIC) < deadline_ns) w->reads++;
+  return NULL;
+}
+
+static void *gap_worker(void *arg) {
+  struct worker *w = arg;
+  for (int i = 0; i < gap_reads; i++) w->values[i] = ns(CLOCK_MONOTONIC);
+  return NULL;
+}
+
+static int by_value(const void *a, const void *b) {
+  long long x = *(const long long *)a, y = *(const long long *)b;
+  return (x > y) - (x < y);
+}
+
+static void run_workers(int threads, void *(*fn)(void *), struct worker *w) {
+  for (int t = 0; t < threads; t++)
+    if (pthread_create(&w[t].thread, NULL, fn, &w[t]) != 0) { perror("pthread_create"); exit(3); }
+  for (int t = 0; t < threads; t++)
+    if (pthread_join(w[t].thread, NULL) != 0) { perror("pthread_join"); exit(3); }
+}
+
+static void set_name(const char *name) {
+  if (prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL) != 0) { perror("prctl"); exit(3); }
+}
+
 int main(int argc, char **argv) {
+  if (argc > 3 && strcmp(argv[1], "rate") == 0) {
+    /* rate THREADS MS: reads per second per thread (mean) and in total */
+    int threads = atoi(argv[2]);
+    long long ms = atoll(argv[3]);
+    struct worker w[64] = {0};
+    if (threads < 1 || threads > 64) return 2;
+    deadline_ns = ns(CLOCK_MONOTONIC) + ms * 1000000LL;
+    long long t0 = ns(CLOCK_MONOTONIC);
+    run_workers(threads, rate_worker, w);
+    double secs = (double)(ns(CLOCK_MONOTONIC) - t0) / 1e9;
+    long long total = 0;
+    for (int t = 0; t < threads; t++) total += w[t].reads;
+    long long lo = w[0].reads, hi = w[0].reads;
+    for (int t = 1; t < threads; t++) {
+      if (w[t].reads < lo) lo = w[t].reads;
+      if (w[t].reads > hi) hi = w[t].reads;
+    }
+    /* mean per thread, total, slowest thread, fastest thread (reads per second) */
+    printf("%.0f %.0f %.0f %.0f\n", (double)total / secs / threads, (double)total / secs,
+           (double)lo / secs, (double)hi / secs);
+    return 0;
+  }
+  if (argc > 3 && strcmp(argv[1], "gaps") == 0) {
+    /* gaps THREADS READS SPIN_NS: how many of the sorted values of all threads lie closer than
+     * SPIN_NS to their predecessor (0 when one read at a time runs and spins SPIN_NS) */
+    int threads = atoi(argv[2]);
+    gap_reads = atoi(argv[3]);
+    long long spin = atoll(argv[4]);
+    struct worker w[64] = {0};
+    if (threads < 1 || threads > 64 || gap_reads < 1) return 2;
+    long long *all = calloc((size_t)threads * (size_t)gap_reads, sizeof *all);
+    if (all == NULL) return 3;
+    for (int t = 0; t < threads; t++) w[t].values = all + (size_t)t * (size_t)gap_reads;
+    run_workers(threads, gap_worker, w);
+    size_t n = (size_t)threads * (size_t)gap_reads;
+    qsort(all, n, sizeof *all, by_value);
+    long long close = 0;
+    for (size_t i = 1; i < n; i++) if (all[i] - all[i - 1] < spin) close++;
+    printf("%lld %zu\n", close, n - 1);
+    free(all);
+    return 0;
+  }
+  if (argc > 1 && strcmp(argv[1], "count") == 0) {
+    /* 1000 monotonic reads outside the window; inside a thread named "fcsim-count-x": 300
+     * realtime, 200 monotonic, 100 gettimeofday, 50 monotonic-raw and 400 coarse (not fine). */
+    long long sink = 0;
+    for (int i = 0; i < 1000; i++) sink += ns(CLOCK_MONOTONIC);
+    set_name("fcsim-count-x");
+    for (int i = 0; i < 300; i++) sink += ns(CLOCK_REALTIME);
+    for (int i = 0; i < 200; i++) sink += ns(CLOCK_MONOTONIC);
+    for (int i = 0; i < 100; i++) sink += tod_us();
+    for (int i = 0; i < 50; i++) sink += ns(CLOCK_MONOTONIC_RAW);
+    for (int i = 0; i < 400; i++) sink += ns(CLOCK_MONOTONIC_COARSE);
+    set_name("probe");
+    printf("%lld\n", sink & 1);
+    if (argc > 2 && strcmp(argv[2], "exit") == 0) exit(0);
+    return 0;
+  }
   if (argc > 1 && strcmp(argv[1], "cost") == 0) {
     const int n = 2000000;
     long long sink = 0;
@@ -67,7 +163,7 @@ int main(int argc, char **argv) {
   return 0;
 }
 EOF
-"$cc" -O2 -std=c11 -Wall -Wextra -Werror -o "$work/probe" "$work/probe.c"
+"$cc" -O2 -std=c11 -Wall -Wextra -Werror -pthread -o "$work/probe" "$work/probe.c"
 
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -116,12 +212,70 @@ read -r mono r _ <<<"$(env LD_PRELOAD="$lib" "$work/probe" step 100)"
 awk -v x="$r" 'BEGIN { exit !(x >= -5 && x <= 5) }' && ok "no shift without SLOWCLOCK_STEPS" || fail "realtime moved by $r ms without steps"
 
 echo "== bad settings are named and ignored"
-for setting in "SLOWCLOCK_SPIN_NS=abc" "SLOWCLOCK_STEPS=200:+x" "SLOWCLOCK_FINE=fast" "SLOWCLOCK_STEPS=500:1,100:1"; do
+for setting in "SLOWCLOCK_SPIN_NS=abc" "SLOWCLOCK_STEPS=200:+x" "SLOWCLOCK_FINE=fast" "SLOWCLOCK_STEPS=500:1,100:1" \
+    "SLOWCLOCK_SERIALIZE=yes" \
+    "SLOWCLOCK_COUNT_THREAD=a-name-longer-than-15"; do
   name=${setting%%=*}
   err=$(env LD_PRELOAD="$lib" "$setting" "$work/probe" step 10 2>&1 >/dev/null)
   lines=$(printf '%s\n' "$err" | grep -c . || true)
   if [[ "$err" == *"$name"* && "$lines" -eq 1 ]]; then ok "$setting -> $err"; else fail "$setting gave: '$err'"; fi
 done
+
+echo "== HPET-like serialisation (SLOWCLOCK_SERIALIZE)"
+# Serialised, each read's syscall is followed by its spin before the next read may start, so the
+# CLOCK_MONOTONIC values of all threads, sorted, lie at least SLOWCLOCK_SPIN_NS apart.
+for ser in 1; do
+  read -r close gaps < <(env LD_PRELOAD="$lib" SLOWCLOCK_SPIN_NS=2000 SLOWCLOCK_SERIALIZE="$ser" "$work/probe" gaps 4 5000 2000)
+  [ "$close" -eq 0 ] && ok "SLOWCLOCK_SERIALIZE=$ser: 4 threads' reads never overlap ($gaps gaps >= 2000 ns)" \
+    || fail "SLOWCLOCK_SERIALIZE=$ser: $close of $gaps gaps under 2000 ns: reads overlapped"
+done
+read -r close gaps < <(env LD_PRELOAD="$lib" SLOWCLOCK_SPIN_NS=2000 "$work/probe" gaps 4 5000 2000)
+echo "  not serialised: $close of $gaps gaps under 2000 ns (overlaps, when threads ran at once; not checked)"
+echo "  reads/s with SLOWCLOCK_SPIN_NS=500 (timing, not checked; other load on the machine shows here):"
+printf '  %-24s %8s %12s %12s %12s %12s\n' "" threads "per thread" total slowest fastest
+for ser in 0 1; do
+  for threads in 1 2 4; do
+    read -r mean total lo hi < <(env LD_PRELOAD="$lib" SLOWCLOCK_SPIN_NS=500 SLOWCLOCK_SERIALIZE="$ser" "$work/probe" rate "$threads" 500)
+    printf '  %-24s %8s %12s %12s %12s %12s\n' "SLOWCLOCK_SERIALIZE=$ser" "$threads" "$mean" "$total" "$lo" "$hi"
+  done
+done
+
+echo "== read counts (SLOWCLOCK_COUNT)"
+# expect KEY VALUE FILE: the line KEY=VALUE is in FILE.
+expect() {
+  if grep -qx "$1=$2" "$3"; then ok "$1=$2 ($4)"; else fail "$1 is not $2 ($4): $(tr '\n' ' ' <"$3")"; fi
+}
+for ending in return exit; do
+  for mode in syscall vdso; do
+    env LD_PRELOAD="$lib" SLOWCLOCK_FINE="$mode" SLOWCLOCK_COUNT="$work/count-%p.txt" "$work/probe" count "$ending" >/dev/null
+    files=("$work"/count-*.txt)
+    if [ "${#files[@]}" -ne 1 ] || [ ! -f "${files[0]}" ]; then
+      fail "no count file with the pid in its name ($mode, main $ending)"; continue
+    fi
+    counts=${files[0]}
+    what="$mode, main $ending"
+    expect fine_reads_total 1650 "$counts" "$what"
+    expect fine_reads_total_monotonic 1200 "$counts" "$what"
+    expect fine_reads_in_counted_threads 650 "$counts" "$what"
+    expect fine_reads_in_counted_threads_realtime 300 "$counts" "$what"
+    expect fine_reads_in_counted_threads_monotonic 200 "$counts" "$what"
+    expect fine_reads_in_counted_threads_gettimeofday 100 "$counts" "$what"
+    expect fine_reads_in_counted_threads_other 50 "$counts" "$what"
+    rm -f "$counts"
+  done
+done
+out=$(env LD_PRELOAD="$lib" SLOWCLOCK_COUNT=stderr SLOWCLOCK_COUNT_THREAD=other "$work/probe" count 2>&1 >/dev/null)
+printf '%s\n' "$out" >"$work/stderr-counts.txt"
+expect fine_reads_total 1650 "$work/stderr-counts.txt" "on stderr"
+expect fine_reads_in_counted_threads 0 "$work/stderr-counts.txt" "SLOWCLOCK_COUNT_THREAD=other"
+out=$(env LD_PRELOAD="$lib" SLOWCLOCK_COUNT=stderr SLOWCLOCK_COUNT_THREAD=none "$work/probe" count 2>&1 >/dev/null)
+if [[ "$out" == *fine_reads_total=1650* && "$out" != *counted_threads* ]]; then
+  ok "SLOWCLOCK_COUNT_THREAD=none counts only the total"
+else
+  fail "SLOWCLOCK_COUNT_THREAD=none gave: $out"
+fi
+out=$(env LD_PRELOAD="$lib" "$work/probe" count 2>&1 >/dev/null)
+[ -z "$out" ] && ok "no counts without SLOWCLOCK_COUNT" || fail "counts without SLOWCLOCK_COUNT: $out"
 
 if [ "$failures" -ne 0 ]; then
   echo "slowclock-check: $failures check(s) failed"

@@ -47,12 +47,17 @@ static atomic_uint fc_fault_samples;
 #define FC_PSEUDO_RDTSCP (-101)
 #define FC_PSEUDO_LFENCE_RDTSC (-102)
 #define FC_PSEUDO_GETTIMEOFDAY (-103)
+#define FC_PSEUDO_RDTSC (-104)
+#define FC_PSEUDO_MFENCE_RDTSC (-105)
 
 /* Flags returned by tscFlags(). */
 #define FC_TSC_PRESENT 1
 #define FC_TSC_INVARIANT 2 /* CPUID 0x80000007 EDX bit 8: constant and non-stop */
 #define FC_TSC_RDTSCP 4    /* CPUID 0x80000001 EDX bit 27 */
 #define FC_TSC_HYPERVISOR 8
+#define FC_CPU_INTEL 16            /* CPUID 0 vendor GenuineIntel */
+#define FC_CPU_AMD 32              /* CPUID 0 vendor AuthenticAMD or HygonGenuine */
+#define FC_LFENCE_SERIALIZING 64   /* AMD: CPUID 0x80000021 EAX bit 2, "LFENCE always serializing" */
 
 static inline int64_t ts_to_nanos(const struct timespec *ts) {
     return (int64_t)ts->tv_sec * NANOS_PER_SECOND + ts->tv_nsec;
@@ -86,6 +91,26 @@ static inline uint64_t tsc_lfence_rdtsc(void) {
     return ((uint64_t)hi << 32) | lo;
 }
 
+/*
+ * AMD's ordered read for CPUs where LFENCE is not known to be dispatch serialising: Linux used
+ * MFENCE before RDTSC on AMD (X86_FEATURE_MFENCE_RDTSC) until it made LFENCE serialising there.
+ */
+static inline uint64_t tsc_mfence_rdtsc(void) {
+    uint32_t lo, hi;
+    __asm__ __volatile__("mfence\n\trdtsc" : "=a"(lo), "=d"(hi)::"memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/*
+ * A plain RDTSC: not ordered with the loads before it. Only for currentTimeMillis, whose contract
+ * has no ordering clause and a 1 ms budget (see docs/DESIGN-NOTES.md), never for nanoTime.
+ */
+static inline uint64_t tsc_unordered(void) {
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+}
+
 /* For sampling windows: the trailing LFENCE keeps the clock_gettime that follows from starting
    before the TSC read has completed, so the window really brackets it. */
 static inline uint64_t tsc_fenced(void) {
@@ -97,6 +122,14 @@ static inline uint64_t tsc_fenced(void) {
 static int tsc_flags(void) {
     unsigned int eax, ebx, ecx, edx;
     int flags = 0;
+    if (__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+        /* The vendor string is EBX, EDX, ECX. */
+        if (ebx == 0x756e6547u && edx == 0x49656e69u && ecx == 0x6c65746eu) flags |= FC_CPU_INTEL; /* GenuineIntel */
+        if ((ebx == 0x68747541u && edx == 0x69746e65u && ecx == 0x444d4163u)                  /* AuthenticAMD */
+            || (ebx == 0x6f677948u && edx == 0x6e65476eu && ecx == 0x656e6975u)) {           /* HygonGenuine */
+            flags |= FC_CPU_AMD;
+        }
+    }
     if (__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
         if (edx & (1u << 4)) flags |= FC_TSC_PRESENT;
         if (ecx & (1u << 31)) flags |= FC_TSC_HYPERVISOR;
@@ -107,11 +140,17 @@ static int tsc_flags(void) {
     if (__get_cpuid(0x80000007, &eax, &ebx, &ecx, &edx) && (edx & (1u << 8))) {
         flags |= FC_TSC_INVARIANT;
     }
+    /* __get_cpuid checks the highest extended leaf first, so this is 0 where the leaf is absent. */
+    if ((flags & FC_CPU_AMD) && __get_cpuid(0x80000021, &eax, &ebx, &ecx, &edx) && (eax & (1u << 2))) {
+        flags |= FC_LFENCE_SERIALIZING;
+    }
     return flags;
 }
 #else
 static inline uint64_t tsc_rdtscp(void) { return 0; }
 static inline uint64_t tsc_lfence_rdtsc(void) { return 0; }
+static inline uint64_t tsc_mfence_rdtsc(void) { return 0; }
+static inline uint64_t tsc_unordered(void) { return 0; }
 static inline uint64_t tsc_fenced(void) { return 0; }
 static int tsc_flags(void) { return 0; }
 #endif
@@ -144,6 +183,25 @@ JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_lfenceRdtsc(JNIEn
     (void)env;
     (void)cls;
     return (jlong)tsc_lfence_rdtsc();
+}
+
+JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_mfenceRdtsc(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return (jlong)tsc_mfence_rdtsc();
+}
+
+JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_rdtsc(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return (jlong)tsc_unordered();
+}
+
+/* Does nothing: timed from Java, it is the cost of the JNI transition alone (the doctor's limit rows). */
+JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_noop(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return 0;
 }
 
 /* ---- probe support ------------------------------------------------------------------------ */
@@ -191,7 +249,8 @@ JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_timeCalls(JNIEnv 
     if (n <= 0) {
         return -EINVAL;
     }
-    if ((clockId == FC_PSEUDO_RDTSCP || clockId == FC_PSEUDO_LFENCE_RDTSC) && !FC_X86) {
+    if ((clockId == FC_PSEUDO_RDTSCP || clockId == FC_PSEUDO_LFENCE_RDTSC || clockId == FC_PSEUDO_MFENCE_RDTSC
+         || clockId == FC_PSEUDO_RDTSC) && !FC_X86) {
         return -ENOTSUP;
     }
     uint64_t sum = 0;
@@ -208,6 +267,12 @@ JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_timeCalls(JNIEnv 
                 break;
             case FC_PSEUDO_LFENCE_RDTSC:
                 sum += tsc_lfence_rdtsc();
+                break;
+            case FC_PSEUDO_MFENCE_RDTSC:
+                sum += tsc_mfence_rdtsc();
+                break;
+            case FC_PSEUDO_RDTSC:
+                sum += tsc_unordered();
                 break;
             case FC_PSEUDO_GETTIMEOFDAY:
                 if (gettimeofday(&tv, NULL) != 0) return -(jlong)errno;

@@ -25,23 +25,57 @@
  *   SLOWCLOCK_FINE       syscall (default): fine reads are real system calls
  *                        vdso: fine reads stay on the real (fast) functions; steps still apply
  *   SLOWCLOCK_SPIN_NS    extra busy wait after each fine read, 0..10000000 ns (default 0)
+ *   SLOWCLOCK_SERIALIZE  1: one fine read at a time across the process, its system call and its
+ *                        spin together, as HPET serialises reads machine-wide (a waiting thread
+ *                        sleeps on a mutex); 0 (default): reads run in parallel. Ignored with
+ *                        SLOWCLOCK_FINE=vdso.
  *   SLOWCLOCK_STEPS      up to 32 steps "AT_MS:DELTA_MS" separated by commas, AT_MS >= 0 and
  *                        non-decreasing, DELTA_MS signed (e.g. "2000:+5000,4000:-10000")
  *   SLOWCLOCK_MONO_PPM   "AT_MS:PPM", AT_MS >= 0, PPM signed in -100000..100000 (e.g. "1500:+5000")
+ *   SLOWCLOCK_COUNT      counts the fine reads (in both SLOWCLOCK_FINE modes) and writes the counts
+ *                        when the process exits (exit(), a return from main, a JVM's System.exit or
+ *                        its main returning; not _exit or a fatal signal): "stderr", or a file path
+ *                        (created or truncated; "%p" in it becomes the pid, so that child processes
+ *                        inheriting the environment do not overwrite each other). One key=value line
+ *                        a figure:
+ *                          fine_reads_total=N                        every thread
+ *                          fine_reads_total_KIND=N                   KIND: realtime, monotonic,
+ *                                                                    other (MONOTONIC_RAW, BOOTTIME,
+ *                                                                    TAI), gettimeofday
+ *                          fine_reads_in_counted_threads=N           counted threads only (below)
+ *                          fine_reads_in_counted_threads_KIND=N
+ *   SLOWCLOCK_COUNT_THREAD  with SLOWCLOCK_COUNT: reads by a thread whose name (prctl PR_GET_NAME,
+ *                        read at each fine read) starts with this prefix are also counted apart
+ *                        (default "fcsim-count", at most 15 bytes; "none": no per-thread counts and
+ *                        no prctl per read). A Java thread renamed with Thread.setName gets the
+ *                        native name at once (HotSpot, current thread, JDK 17 and 25, main thread
+ *                        included), so a test renames its thread around the workload it counts.
  *
- * The hot path allocates nothing and takes no lock; its only shared state is a lock-free atomic
- * counter of the steps reached. Not simulated: HPET's machine-wide serialisation of reads (a
- * spin lock held across the system call was tried, and collapsed under vCPU preemption).
+ * The hot path allocates nothing; its only shared state is a lock-free atomic counter of the steps
+ * reached, with SLOWCLOCK_COUNT relaxed atomic read counters, and with SLOWCLOCK_SERIALIZE=1 one
+ * mutex held across the system call and the spin.
+ *
+ * Serialisation: a waiter must sleep, not spin. A spin lock held across the system call collapsed
+ * under vCPU preemption, and so did a ticket lock that spins 20 us and then yields (2 threads on
+ * this 2-vCPU VM under other load: 16-24 k reads/s in total against 505-659 k with the mutex): a
+ * fair lock hands over to a waiter that may not be running. With the mutex, SLOWCLOCK_SPIN_NS=500,
+ * one thread made 1.45-1.48 M reads/s and two threads 0.61 M each (1.22 M in total; 0.69-0.86 M
+ * each without serialisation); the README has the figures and the command. That reads never
+ * overlap is checked by the values they return (native/src/test/slowclock-check.sh).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
@@ -77,6 +111,53 @@ static int mono_ppm_set;
 static long long mono_ppm_at_ns; /* real CLOCK_MONOTONIC, absolute */
 static long long mono_ppm;
 
+/* ---- counting fine reads (SLOWCLOCK_COUNT, SLOWCLOCK_COUNT_THREAD) ---- */
+
+enum read_kind { KIND_REALTIME, KIND_MONOTONIC, KIND_OTHER, KIND_GETTIMEOFDAY, KIND_COUNT };
+static const char *const kind_names[KIND_COUNT] = {"realtime", "monotonic", "other", "gettimeofday"};
+
+/* One cache line each, so threads counting different kinds do not share a line. */
+struct read_counter {
+  _Alignas(64) atomic_ullong n;
+};
+
+static int count_enabled;
+static char count_path[PATH_MAX]; /* "stderr" or a path; %p is replaced by the pid at exit */
+static int count_by_thread;
+static char count_thread_prefix[16]; /* a thread name has at most 15 bytes */
+static size_t count_thread_prefix_len;
+static struct read_counter reads_all[KIND_COUNT];
+static struct read_counter reads_in_counted_threads[KIND_COUNT];
+
+static int in_counted_thread(void) {
+  char name[16] = {0};
+  if (prctl(PR_GET_NAME, (unsigned long)name, 0UL, 0UL, 0UL) != 0) {
+    return 0;
+  }
+  return strncmp(name, count_thread_prefix, count_thread_prefix_len) == 0;
+}
+
+static void count_read(enum read_kind kind) {
+  if (!count_enabled) {
+    return;
+  }
+  atomic_fetch_add_explicit(&reads_all[kind].n, 1, memory_order_relaxed);
+  if (count_by_thread && in_counted_thread()) {
+    atomic_fetch_add_explicit(&reads_in_counted_threads[kind].n, 1, memory_order_relaxed);
+  }
+}
+
+static enum read_kind kind_of(clockid_t id) {
+  switch (id) {
+    case CLOCK_REALTIME:
+      return KIND_REALTIME;
+    case CLOCK_MONOTONIC:
+      return KIND_MONOTONIC;
+    default:
+      return KIND_OTHER;
+  }
+}
+
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -94,6 +175,54 @@ static long long real_monotonic_ns(void) {
     return 0; /* CLOCK_MONOTONIC cannot fail with a valid pointer; 0 only delays steps. */
   }
   return (long long)ts.tv_sec * NANOS_PER_SECOND + ts.tv_nsec;
+}
+
+/* ---- HPET-like serialisation (SLOWCLOCK_SERIALIZE) ---- */
+
+/*
+ * One pthread mutex: a contended waiter sleeps in the kernel (futex) instead of spinning, so a
+ * holder that loses its CPU (vCPU preemption, more threads than CPUs) does not stall everyone.
+ */
+static int serialize;
+static pthread_mutex_t read_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * Set while this thread is inside the serialised section, so that a signal handler reading the
+ * clock there does not wait for a lock its own thread holds. Initial-exec: no allocation, so it
+ * is safe in a signal handler.
+ */
+static __thread volatile sig_atomic_t in_section __attribute__((tls_model("initial-exec")));
+
+/* Enters the section where one fine read runs at a time; returns whether it must be left. */
+static int section_enter(void) {
+  if (!serialize || in_section) {
+    return 0;
+  }
+  in_section = 1; /* before the lock: a signal arriving after it must not lock again */
+  atomic_signal_fence(memory_order_seq_cst);
+  if (pthread_mutex_lock(&read_mutex) != 0) {
+    in_section = 0;
+    return 0; /* cannot happen for a default mutex; read unserialised rather than fail */
+  }
+  return 1;
+}
+
+static void section_leave(int entered) {
+  if (!entered) {
+    return;
+  }
+  if (pthread_mutex_unlock(&read_mutex) != 0) {
+    /* cannot happen: this thread holds it */
+  }
+  atomic_signal_fence(memory_order_seq_cst);
+  in_section = 0;
+}
+
+/* A child of fork() has only the forking thread, which holds no section: start unlocked. */
+static void section_reset_in_child(void) {
+  pthread_mutex_t unlocked = PTHREAD_MUTEX_INITIALIZER;
+  memcpy(&read_mutex, &unlocked, sizeof unlocked);
+  in_section = 0;
 }
 
 static void spin(void) {
@@ -204,11 +333,17 @@ static int is_wall(clockid_t id) {
 
 int clock_gettime(clockid_t id, struct timespec *tp) {
   int rc;
-  if (is_fine(id) && (fine_syscall || real_clock_gettime == NULL)) {
+  int fine = is_fine(id);
+  if (fine) {
+    count_read(kind_of(id));
+  }
+  if (fine && (fine_syscall || real_clock_gettime == NULL)) {
+    int entered = section_enter();
     rc = (int)syscall(SYS_clock_gettime, id, tp);
     if (spin_ns > 0 && fine_syscall) {
       spin();
     }
+    section_leave(entered);
   } else if (real_clock_gettime != NULL) {
     rc = real_clock_gettime(id, tp);
   } else {
@@ -232,11 +367,14 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz) {
   struct timeval *out = tv;
   __asm__("" : "+r"(out));
   int rc;
+  count_read(KIND_GETTIMEOFDAY);
   if (fine_syscall || real_gettimeofday == NULL) {
+    int entered = section_enter();
     rc = (int)syscall(SYS_gettimeofday, out, tz);
     if (spin_ns > 0 && fine_syscall) {
       spin();
     }
+    section_leave(entered);
   } else {
     rc = real_gettimeofday(out, tz);
   }
@@ -343,6 +481,113 @@ static int parse_steps(const char *value, long long load_ns) {
   return 0;
 }
 
+static int write_all(int fd, const char *buf, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(fd, buf, len);
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return -1;
+    }
+    buf += n;
+    len -= (size_t)n;
+  }
+  return 0;
+}
+
+/* count_path with every "%p" replaced by the pid; 0 on success. */
+static int expand_count_path(char *out, size_t size) {
+  char pid[24];
+  int pid_len = snprintf(pid, sizeof pid, "%ld", (long)getpid());
+  size_t o = 0;
+  for (const char *p = count_path; *p != '\0'; p++) {
+    if (p[0] == '%' && p[1] == 'p') {
+      if (pid_len < 0 || o + (size_t)pid_len >= size) {
+        return -1;
+      }
+      memcpy(out + o, pid, (size_t)pid_len);
+      o += (size_t)pid_len;
+      p++;
+    } else {
+      if (o + 1 >= size) {
+        return -1;
+      }
+      out[o++] = *p;
+    }
+  }
+  out[o] = '\0';
+  return 0;
+}
+
+static size_t append(char *buf, size_t size, size_t used, const char *name, const char *suffix,
+                     unsigned long long value) {
+  if (used >= size) {
+    return used;
+  }
+  int n = snprintf(buf + used, size - used, "%s%s=%llu\n", name, suffix, value);
+  return n < 0 ? used : used + (size_t)n;
+}
+
+static size_t append_group(char *buf, size_t size, size_t used, const char *name,
+                           struct read_counter *counters) {
+  unsigned long long values[KIND_COUNT];
+  unsigned long long sum = 0;
+  for (int k = 0; k < KIND_COUNT; k++) {
+    values[k] = atomic_load_explicit(&counters[k].n, memory_order_relaxed);
+    sum += values[k];
+  }
+  used = append(buf, size, used, name, "", sum);
+  char suffix[32];
+  for (int k = 0; k < KIND_COUNT; k++) {
+    snprintf(suffix, sizeof suffix, "_%s", kind_names[k]);
+    used = append(buf, size, used, name, suffix, values[k]);
+  }
+  return used;
+}
+
+/* Runs at exit (exit(), a return from main, System.exit in a JVM), not on _exit or a signal. */
+__attribute__((destructor)) static void slowclock_write_counts(void) {
+  if (!count_enabled) {
+    return;
+  }
+  int saved_errno = errno;
+  char report[1024];
+  size_t used = append_group(report, sizeof report, 0, "fine_reads_total", reads_all);
+  if (count_by_thread) {
+    used = append_group(report, sizeof report, used, "fine_reads_in_counted_threads",
+                        reads_in_counted_threads);
+  }
+  if (used >= sizeof report) {
+    used = sizeof report - 1;
+  }
+  if (strcmp(count_path, "stderr") == 0) {
+    if (write_all(STDERR_FILENO, report, used) != 0) {
+      /* nowhere left to say it */
+    }
+    errno = saved_errno;
+    return;
+  }
+  char path[PATH_MAX];
+  if (expand_count_path(path, sizeof path) != 0) {
+    fprintf(stderr, "slowclock: SLOWCLOCK_COUNT path too long; counts not written\n");
+    errno = saved_errno;
+    return;
+  }
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    fprintf(stderr, "slowclock: cannot write the counts to %s: %s\n", path, strerror(errno));
+  } else {
+    if (write_all(fd, report, used) != 0) {
+      fprintf(stderr, "slowclock: cannot write the counts to %s: %s\n", path, strerror(errno));
+    }
+    if (close(fd) != 0) {
+      fprintf(stderr, "slowclock: cannot close %s: %s\n", path, strerror(errno));
+    }
+  }
+  errno = saved_errno;
+}
+
 __attribute__((constructor)) static void slowclock_init(void) {
   real_clock_gettime = (clock_gettime_fn)dlsym(RTLD_NEXT, "clock_gettime");
   real_gettimeofday = (gettimeofday_fn)dlsym(RTLD_NEXT, "gettimeofday");
@@ -373,6 +618,23 @@ __attribute__((constructor)) static void slowclock_init(void) {
     }
   }
 
+  v = getenv("SLOWCLOCK_SERIALIZE");
+  if (v != NULL && *v != '\0') {
+    if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0) {
+      /* With SLOWCLOCK_FINE=vdso nothing is slow to serialise: reads stay on the vDSO. */
+      serialize = v[0] == '1' && fine_syscall;
+    } else {
+      warn("SLOWCLOCK_SERIALIZE", v, "0 or 1");
+    }
+    if (serialize) {
+      int rc = pthread_atfork(NULL, NULL, section_reset_in_child);
+      if (rc != 0) {
+        fprintf(stderr, "slowclock: pthread_atfork failed (%s); a forked child may block on the clock\n",
+                strerror(rc));
+      }
+    }
+  }
+
   v = getenv("SLOWCLOCK_STEPS");
   if (v != NULL && *v != '\0' && parse_steps(v, load_ns) != 0) {
     warn("SLOWCLOCK_STEPS", v,
@@ -393,6 +655,33 @@ __attribute__((constructor)) static void slowclock_init(void) {
     } else {
       warn("SLOWCLOCK_MONO_PPM", v, "AT_MS:PPM with AT_MS >= 0 and PPM in -100000..100000, e.g. 1500:+5000");
     }
+  }
+
+  v = getenv("SLOWCLOCK_COUNT");
+  if (v != NULL && *v != '\0') {
+    if (strlen(v) < sizeof count_path) {
+      memcpy(count_path, v, strlen(v) + 1);
+      count_enabled = 1;
+    } else {
+      warn("SLOWCLOCK_COUNT", v, "stderr or a path shorter than PATH_MAX");
+    }
+  }
+
+  const char *prefix = "fcsim-count";
+  v = getenv("SLOWCLOCK_COUNT_THREAD");
+  if (v != NULL && *v != '\0') {
+    if (strcmp(v, "none") == 0) {
+      prefix = NULL;
+    } else if (strlen(v) < sizeof count_thread_prefix) {
+      prefix = v;
+    } else {
+      warn("SLOWCLOCK_COUNT_THREAD", v, "none or a thread-name prefix of at most 15 bytes");
+    }
+  }
+  if (count_enabled && prefix != NULL) {
+    count_thread_prefix_len = strlen(prefix);
+    memcpy(count_thread_prefix, prefix, count_thread_prefix_len + 1);
+    count_by_thread = 1;
   }
   atomic_store_explicit(&steps_reached, 0, memory_order_release);
 }

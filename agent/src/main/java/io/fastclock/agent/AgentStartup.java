@@ -6,37 +6,50 @@ import io.fastclock.observe.TscClockFigures;
 import io.fastclock.probe.Backend;
 import io.fastclock.probe.Decision;
 import io.fastclock.rewrite.ClassFilter;
+import io.fastclock.rewrite.ClockReplacements;
 import io.fastclock.rewrite.ClockTransformer;
+import io.fastclock.rewrite.JdkScope;
 import io.fastclock.rewrite.RewriteListener;
 import io.fastclock.rewrite.RewriteStats;
 import io.fastclock.runtime.ClockRegistry;
 import io.fastclock.runtime.CoarseMillis;
 import io.fastclock.runtime.CoarseNanos;
+import io.fastclock.runtime.EpochClock;
 import io.fastclock.runtime.FastClock;
 import io.fastclock.runtime.LongClock;
 import io.fastclock.runtime.NativeClocks;
 import io.fastclock.runtime.SystemMillis;
+import io.fastclock.runtime.SystemEpoch;
 import io.fastclock.runtime.SystemNanos;
 import io.fastclock.runtime.TscClock;
+import io.fastclock.runtime.TscEpoch;
 import io.fastclock.runtime.TscMillis;
 import io.fastclock.runtime.TscNanos;
 
 import java.lang.instrument.Instrumentation;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
 
 /** What premain does once the runtime is in the boot loader: settings, probe, decision, transformer. */
 final class AgentStartup {
-    /** Set for the application and tests to see: "true" when call sites are being rewritten. */
-    static final String ACTIVE_PROPERTY = Settings.ACTIVE_PROPERTY;
-
     private AgentStartup() {}
 
-    /** @param how premain or agentmain */
-    static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent, String how) {
+    /**
+     * @param how premain or agentmain: from agentmain every loaded class is the application's, so
+     *     classes whose class file cannot be read as a resource (generated at run time) are
+     *     retransformed too, and the transformer decides from their real bytes
+     */
+    static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent, String how)
+            throws ReflectiveOperationException {
+        boolean attached = "agentmain".equals(how);
         long started = System.nanoTime();
         AgentLog log = new AgentLog(settings.log());
         if (settings.mode() == Settings.Mode.OFF) {
-            System.setProperty(ACTIVE_PROPERTY, "false");
+            AgentState.inactive("inactive: mode=off");
             log.info("inactive: mode=off");
             return;
         }
@@ -49,7 +62,7 @@ final class AgentStartup {
             log.info(warning);
         }
         if (!decision.active()) {
-            System.setProperty(ACTIVE_PROPERTY, "false");
+            AgentState.inactive(decision.summary() + nativeNote(probe));
             log.info(decision.summary() + nativeNote(probe));
             Telemetry.started(settings, ActivationFactsOf.decision(how, decision.summary() + nativeNote(probe), probe, settings));
             return;
@@ -57,28 +70,59 @@ final class AgentStartup {
         TscClock tsc = null;
         if (decision.millis().backend() == Backend.TSC || decision.nanos().backend() == Backend.TSC) {
             tsc = TscClockStarter.start(probe.tscChecks, settings.recheckMs() * 1_000_000L,
-                    new SysfsTscTrust(probe.reader), log);
+                    new SysfsTscTrust(probe.reader), LiveAgentState.publishingFallbacks(log));
         }
         LongClock jna = probe.jna == null ? null : probe.jna.clock;
+        EpochClock epoch = tsc == null ? null : new TscEpoch(tsc, systemEpoch());
         if (!ClockRegistry.install(millisClock(decision.millis().backend(), tsc, jna),
-                nanosClock(decision.nanos().backend(), tsc))) {
+                nanosClock(decision.nanos().backend(), tsc), epoch)) {
+            AgentState.inactive("inactive: the fastclock runtime was already in use in this JVM");
             log.info("inactive: the fastclock runtime was already in use in this JVM");
             return;
         }
         FastClock.nanoTime(); // initialise now, off the application's first call
+        if (epoch != null) {
+            FastClock.nanoTimeAdjustment(0); // and the epoch read, before any JDK class calls it
+        }
 
+        JdkScope jdk = jdkScope(settings.jdk(), epoch);
         RewriteStats stats = new RewriteStats();
-        RewriteListener listener = log.debugEnabled() ? new DebugListener(log) : new FirstFailureReporter(log);
+        RewriteStats jdkStats = new RewriteStats();
+        Set<String> changed = Detacher.newChangedSet();
+        RewriteListener listener = Detacher.recording(changed,
+                log.debugEnabled() ? new DebugListener(log) : new FirstFailureReporter(log));
         ClockTransformer transformer = new ClockTransformer(new ClassFilter(settings.include(), settings.exclude()),
-                stats, listener, module -> readsRuntime(inst, module));
-        inst.addTransformer(transformer, false);
-        System.setProperty(ACTIVE_PROPERTY, "true");
+                jdk, replacements(decision, epoch), stats, jdkStats, listener, module -> readsRuntime(inst, module));
+        if (jdk != JdkScope.NONE && !readsRuntime(inst, Object.class.getModule())) {
+            log.info("java.base cannot read the fastclock runtime; the JDK's classes keep the JDK's clocks");
+            jdk = JdkScope.NONE;
+        }
+        inst.addTransformer(transformer, true);
+        Detacher.install(inst, transformer, tsc, changed);
+        // Classes loaded before the transformer: the JDK's (within the jdk scope), another agent's,
+        // an early application class. A failure here leaves those classes as they were.
+        Retransformer.Outcome early = new Retransformer(inst, transformer).run(inst.getAllLoadedClasses(), attached);
         String startLine = decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; "
-                + loadedBeforeAgent + " classes loaded before the agent stay as they are";
+                + jdkCoverage(settings.jdk(), jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
+                + " classes loaded before the agent rewritten";
+        LiveAgentState.active(startLine, decision.millis().backend(), decision.nanos().backend(),
+                epoch != null && jdk != JdkScope.NONE ? "tsc" : "system", stats, jdkStats, tsc);
         log.info(startLine);
         Telemetry.started(settings, ActivationFactsOf.decision(how, startLine, probe, settings));
+        Telemetry.retransformed((int) (stats.rewritten() + jdkStats.rewritten()),
+                (int) (stats.callSites() + jdkStats.callSites()), early.elapsedNanos);
         if (tsc != null) {
             Telemetry.tscClock(TscClockFigures.watch(tsc));
+        }
+        if (early.failed > 0) {
+            log.info("could not retransform " + early.failed + " class(es), first " + early.firstFailure
+                    + "; they keep the system clocks");
+        }
+        if (log.debugEnabled()) {
+            log.debug("retransformed " + early.retransformed + " of " + early.candidates + " candidate classes loaded"
+                    + " before the agent in " + (early.elapsedNanos / 1000) + " us, of which choosing them "
+                    + (early.scanNanos / 1000) + " us (" + early.unreadable
+                    + " whose class file could not be read were left alone)");
         }
         if (log.debugEnabled()) {
             // Guarded: the first String.format in a JVM loads the Formatter machinery, ~10 ms here.
@@ -90,8 +134,60 @@ final class AgentStartup {
             }
         }
         if (log.debugEnabled()) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> log.debug("totals: " + stats), "fastclock-exit-report"));
+            Runtime.getRuntime().addShutdownHook(new Thread(
+                    () -> log.debug("totals: " + stats + "; JDK classes: " + jdkStats), "fastclock-exit-report"));
         }
+    }
+
+    /**
+     * Which table rows apply: a clock whose backend is the JDK's own is left alone, and java.time's
+     * epoch read is handed over only to a fine clock that keeps its contract (the TSC clock).
+     */
+    static ClockReplacements replacements(Decision decision, EpochClock epoch) {
+        Set<ClockReplacements.Served> served = EnumSet.noneOf(ClockReplacements.Served.class);
+        if (decision.millis().backend() != Backend.SYSTEM) {
+            served.add(ClockReplacements.Served.MILLIS);
+        }
+        if (decision.nanos().backend() != Backend.SYSTEM) {
+            served.add(ClockReplacements.Served.NANOS);
+        }
+        if (epoch != null) {
+            served.add(ClockReplacements.Served.EPOCH);
+        }
+        return ClockReplacements.servedBy(served);
+    }
+
+    /** jdk=time needs a fine epoch clock (the TSC's): without one java.time stays on the JDK's read. */
+    static JdkScope jdkScope(JdkScope asked, EpochClock epoch) {
+        return asked == JdkScope.TIME && epoch == null ? JdkScope.NONE : asked;
+    }
+
+    /** The start line's account of the JDK classes changed. */
+    private static String jdkCoverage(JdkScope asked, JdkScope used, RewriteStats jdkStats) {
+        if (used == JdkScope.NONE) {
+            return asked == JdkScope.NONE ? "no JDK class changed (jdk=none)"
+                    : "java.time stays on the JDK's clock (no TSC clock to serve it)";
+        }
+        return "jdk=" + used.settingName() + ": " + jdkStats.rewritten() + " JDK classes changed ("
+                + jdkStats.callSites() + " call sites)";
+    }
+
+    /** java.time's own read, for after a TSC fallback: looked up here, where jdk.internal.misc is exported. */
+    private static EpochClock systemEpoch() throws ReflectiveOperationException {
+        MethodHandle h = MethodHandles.lookup().findStatic(Class.forName("jdk.internal.misc.VM"),
+                "getNanoTimeAdjustment", MethodType.methodType(long.class, long.class));
+        return new SystemEpoch(h);
+    }
+
+    /** agentmain("detach") in a JVM where fastclock is loaded: restores the original code. */
+    static void detach(Settings.Log level) {
+        String line = Detacher.detachInstalled();
+        if (line == null) {
+            new AgentLog(level).info("nothing to detach: fastclock is inactive in this JVM and changed no code");
+            return;
+        }
+        LiveAgentState.detached(line);
+        new AgentLog(level).info(line);
     }
 
     /** The contract asks for the millis clock's resolution to be reported at start-up. */

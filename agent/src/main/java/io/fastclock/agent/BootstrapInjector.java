@@ -4,8 +4,6 @@ import java.io.IOException;
 import io.fastclock.nativelib.AgentResources;
 
 import java.lang.instrument.Instrumentation;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -30,9 +28,10 @@ final class BootstrapInjector {
     /** Every runtime class, supertypes before subtypes (defineClass resolves the supertype). */
     static final String[] RUNTIME_CLASSES = {
         "LongClock", "RuntimeLog", "TscFallbackListener", "TscTrust", "TickSource", "TickSource$Rdtscp", "TickSource$LfenceRdtsc",
+        "TickSource$MfenceRdtsc", "TickSource$Rdtsc",
         "NativeClocks", "SystemMillis", "SystemNanos", "CoarseMillis", "CoarseNanos",
         "TscCalibration", "TscClock$Tuning", "TscClock$Segment", "TscClock", "TscAnchorThread",
-        "TscNanos", "TscMillis", "ClockRegistry", "FastClock",
+        "TscNanos", "TscMillis", "EpochClock", "SystemEpoch", "TscEpoch", "ClockRegistry", "FastClock",
     };
 
     private final Object bootNativeLibraries;
@@ -64,24 +63,18 @@ final class BootstrapInjector {
         inst.redefineModule(javaBase, Collections.emptySet(), exports, Collections.emptyMap(),
                 Collections.emptySet(), Collections.emptyMap());
 
-        Class<?> unsafeClass = Class.forName("jdk.internal.misc.Unsafe");
-        Object unsafe = unsafeClass.getMethod("getUnsafe").invoke(null);
-        Method defineClass = unsafeClass.getMethod("defineClass", String.class, byte[].class, int.class, int.class,
-                ClassLoader.class, java.security.ProtectionDomain.class);
         String[] paths = new String[RUNTIME_CLASSES.length];
         for (int i = 0; i < paths.length; i++) {
             paths[i] = (RUNTIME_PACKAGE + "." + RUNTIME_CLASSES[i]).replace('.', '/') + ".class";
         }
         byte[][] classBytes = AgentResources.readAll(paths);
-        for (int i = 0; i < paths.length; i++) {
-            String name = RUNTIME_PACKAGE + "." + RUNTIME_CLASSES[i];
-            byte[] bytes = classBytes[i];
-            try {
-                defineClass.invoke(unsafe, name, bytes, 0, bytes.length, null, null);
-            } catch (InvocationTargetException e) {
-                throw new IllegalStateException("cannot define " + name + " in the bootstrap class loader: "
-                        + e.getCause(), e.getCause());
+        try {
+            for (int i = 0; i < paths.length; i++) {
+                BootClassDefiner.define(RUNTIME_PACKAGE + "." + RUNTIME_CLASSES[i], classBytes[i]);
             }
+        } catch (IllegalAccessError | NoSuchMethodError | NoClassDefFoundError e) {
+            // Unsafe.defineClass missing or not accessible on this JDK (the first call fails to link).
+            throw new IllegalStateException("cannot define the runtime in the bootstrap class loader: " + e, e);
         }
 
         Object libraries = null;

@@ -16,7 +16,18 @@ public final class FastclockAgent {
     /** The same class serves every -javaagent copy of the jar (the system loader loads it once). */
     private static volatile boolean started;
 
+    /** The agent argument of {@code java -jar fastclock.jar detach PID}. */
+    static final String DETACH = "detach";
+
     private FastclockAgent() {}
+
+    private static Settings.Log detachLogLevel() {
+        try {
+            return Settings.fromSystem(null).log();
+        } catch (SettingsException e) {
+            return Settings.Log.INFO;
+        }
+    }
 
     public static void premain(String args, Instrumentation inst) {
         start(args, inst, "premain");
@@ -29,24 +40,31 @@ public final class FastclockAgent {
     /** @param how premain or agentmain */
     private static void start(String args, Instrumentation inst, String how) {
         try {
+            if (started && DETACH.equals(args) && how.equals("agentmain")) {
+                // java -jar fastclock.jar detach PID: the runtime is in the boot loader already.
+                AgentStartup.detach(detachLogLevel());
+                return;
+            }
             if (started || BootstrapInjector.alreadyInjected()) {
                 System.err.println("fastclock: the agent is already installed in this JVM (given twice?); this copy does nothing");
                 return;
             }
             started = true;
+            AgentState.started(how);
             Settings settings;
             try {
                 settings = Settings.fromSystem(args);
             } catch (SettingsException e) {
-                System.err.println(e.getMessage() + "; fastclock is off and the application runs on the system clocks");
-                System.setProperty(Settings.ACTIVE_PROPERTY, "false");
+                String line = e.getMessage() + "; fastclock is off and the application runs on the system clocks";
+                System.err.println(line);
+                AgentState.inactive(line);
                 return;
             }
             // Not AgentLog here: it implements a runtime interface, which must not be loaded
             // before the runtime is in the boot loader.
             if (settings.mode() == Settings.Mode.OFF) {
                 // off does nothing: no runtime in the boot loader, no change to java.base's exports
-                System.setProperty(Settings.ACTIVE_PROPERTY, "false");
+                AgentState.inactive("inactive: mode=off");
                 if (settings.log() != Settings.Log.QUIET) {
                     System.err.println("fastclock: inactive: mode=off");
                 }
@@ -54,7 +72,7 @@ public final class FastclockAgent {
             }
             String fastHere = FastSystemClocksCheck.inactiveLine(settings);
             if (fastHere != null) {
-                System.setProperty(Settings.ACTIVE_PROPERTY, "false");
+                AgentState.inactive(fastHere);
                 if (settings.log() != Settings.Log.QUIET) {
                     System.err.println(fastHere);
                 }
@@ -68,7 +86,13 @@ public final class FastclockAgent {
             // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
             AgentStartup.start(settings, inst, injector.bootNativeLibraries(), loadedBefore, how);
         } catch (Throwable t) {
-            System.err.println("fastclock: agent not started, the application runs on the system clocks: " + t);
+            String line = "fastclock: agent not started, the application runs on the system clocks: " + t;
+            System.err.println(line);
+            try {
+                AgentState.inactive(line);
+            } catch (Throwable ignored) {
+                // the line above said it
+            }
         }
     }
 

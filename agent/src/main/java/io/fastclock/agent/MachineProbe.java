@@ -3,6 +3,8 @@ package io.fastclock.agent;
 import io.fastclock.config.Settings;
 import io.fastclock.measure.NativeCostMeter;
 import io.fastclock.measure.TscChecks;
+import io.fastclock.measure.TscRead;
+import io.fastclock.measure.TscReadChoice;
 import io.fastclock.nativelib.JnaLoader;
 import io.fastclock.nativelib.NativeLibraryExtractor;
 import io.fastclock.nativelib.NativeLibraryLoader;
@@ -166,8 +168,12 @@ public final class MachineProbe {
                 .monotonicCoarseNs(meter.nanosPerCall(NativeClocks.CLOCK_MONOTONIC_COARSE) + NativeCostMeter.JNI_CALL_NANOS)
                 .coarseResolutionNs(NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE));
         if (NativeClocks.isX86()) {
-            boolean rdtscp = (NativeClocks.tscFlags() & NativeClocks.TSC_RDTSCP) != 0;
-            double tsc = meter.nanosPerCall(rdtscp ? NativeClocks.PSEUDO_RDTSCP : NativeClocks.PSEUDO_LFENCE_RDTSC);
+            // The ordered read the clock would use (TscReadChoice picks the cheapest the CPU documents).
+            double tsc = Double.NaN;
+            for (TscRead r : TscReadChoice.orderedCandidates(NativeClocks.tscFlags())) {
+                double c = meter.nanosPerCall(r.pseudoClockId);
+                tsc = Double.isNaN(tsc) || c < tsc ? c : tsc;
+            }
             b.tscNs(tsc + NativeCostMeter.JNI_CALL_NANOS);
         }
         return b;

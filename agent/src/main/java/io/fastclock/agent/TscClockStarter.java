@@ -2,7 +2,6 @@ package io.fastclock.agent;
 
 import io.fastclock.measure.TscChecks;
 import io.fastclock.runtime.RuntimeLog;
-import io.fastclock.runtime.TickSource;
 import io.fastclock.runtime.TscAnchorThread;
 import io.fastclock.runtime.TscClock;
 import io.fastclock.runtime.TscTrust;
@@ -17,7 +16,7 @@ public final class TscClockStarter {
         }
         TscClock.Tuning tuning = new TscClock.Tuning();
         tuning.recheckNanos = recheckNanos;
-        TscClock clock = new TscClock(TickSource.nativeTsc(checks.useRdtscp), checks.calibration, tuning, trust, log);
+        TscClock clock = new TscClock(checks.reads.nanos.tickSource(), checks.reads.millis.tickSource(), checks.calibration, tuning, trust, log);
         new TscAnchorThread(clock, log).start();
         return clock;
     }

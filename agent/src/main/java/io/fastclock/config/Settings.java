@@ -1,5 +1,6 @@
 package io.fastclock.config;
 
+import io.fastclock.rewrite.JdkScope;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -43,6 +44,8 @@ import java.util.Properties;
  *   <li>{@code sysfs}: directory standing in for {@code /sys}, {@code /sys}*</li>
  *   <li>{@code procfs}: directory standing in for {@code /proc}, {@code /proc}*</li>
  *   <li>{@code recheck}: TSC re-check period in ms, 50..60000, 1000*</li>
+ *   <li>{@code jdk}: which of the JDK's classes have their clock calls replaced: time* (java.time's
+ *       system clock, Date, the calendars) | all (every JDK class that calls the clocks) | none</li>
  *   <li>{@code jmx}: auto* | on | off (MBean io.fastclock:type=FastClock: auto registers it when
  *       the application has a platform MBean server, on creates that server at start-up)</li>
  * </ul>
@@ -110,10 +113,24 @@ public final class Settings {
 
     /** The known keys, in the order they are listed in messages. */
     public static final List<String> KEYS = Collections.unmodifiableList(Arrays.asList(
-            "mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jmx"));
+            "mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk", "jmx"));
 
     /** Written by the agent for the application to read; never a setting. */
     public static final String ACTIVE_PROPERTY = "fastclock.active";
+
+    /**
+     * The agent's published state (agent.AgentState) that shares the fastclock. prefix and is not a
+     * setting: skipped when system properties are read as settings, so that re-reading them in a
+     * JVM where the agent runs does not fail. (fastclock.millis and fastclock.nanos are both: the
+     * agent overwrites the requested backend with the one in use, a valid value of the setting.)
+     */
+    static boolean isPublishedState(String propertyName) {
+        return propertyName.equals(ACTIVE_PROPERTY) || propertyName.equals("fastclock.started")
+                || propertyName.equals("fastclock.version") || propertyName.equals("fastclock.reason")
+                || propertyName.equals("fastclock.epoch") || propertyName.equals("fastclock.classes")
+                || propertyName.equals("fastclock.callsites") || propertyName.startsWith("fastclock.jdk.")
+                || propertyName.startsWith("fastclock.tsc.") || propertyName.equals("fastclock.fallback");
+    }
 
     /** Prefix of the system properties: {@code fastclock.<key>}. */
     public static final String PROPERTY_PREFIX = "fastclock.";
@@ -141,6 +158,7 @@ public final class Settings {
     private final Path procfsRoot;
     private final long recheckMs;
     private final Path library;
+    private final JdkScope jdk;
     private final Jmx jmx;
     private final Map<String, String> sources;
 
@@ -156,6 +174,7 @@ public final class Settings {
         this.procfsRoot = b.procfsRoot;
         this.recheckMs = b.recheckMs;
         this.library = b.library;
+        this.jdk = b.jdk;
         this.jmx = b.jmx;
         this.sources = Collections.unmodifiableMap(new LinkedHashMap<>(b.sources));
     }
@@ -228,7 +247,7 @@ public final class Settings {
         if (systemProperties != null) {
             List<String> names = new ArrayList<>();
             for (Map.Entry<String, String> e : systemProperties.entrySet()) {
-                if (e.getKey() != null && e.getKey().startsWith(PROPERTY_PREFIX) && !e.getKey().equals(ACTIVE_PROPERTY)) {
+                if (e.getKey() != null && e.getKey().startsWith(PROPERTY_PREFIX) && !isPublishedState(e.getKey())) {
                     names.add(e.getKey());
                 }
             }
@@ -275,6 +294,7 @@ public final class Settings {
         Path procfsRoot = Paths.get("/proc");
         long recheckMs = DEFAULT_RECHECK_MS;
         Path library;
+        JdkScope jdk = JdkScope.TIME;
         Jmx jmx = Jmx.AUTO;
         final Map<String, String> sources = new LinkedHashMap<>();
 
@@ -320,6 +340,9 @@ public final class Settings {
                     break;
                 case "library":
                     library = file(key, value, source);
+                    break;
+                case "jdk":
+                    jdk = enumValue(JdkScope.values(), key, value, source);
                     break;
                 case "jmx":
                     jmx = enumValue(Jmx.values(), key, value, source);
@@ -513,6 +536,11 @@ public final class Settings {
     }
 
     /** TSC re-check period in ms. */
+    /** Which of the JDK's classes have their clock calls replaced. */
+    public JdkScope jdk() {
+        return jdk;
+    }
+
     public long recheckMs() {
         return recheckMs;
     }
@@ -586,6 +614,6 @@ public final class Settings {
         return "mode=" + mode.settingName() + ",millis=" + millis.settingName() + ",nanos=" + nanos.settingName()
                 + ",include=" + String.join(":", include) + ",exclude=" + String.join(":", exclude)
                 + ",log=" + log.settingName() + ",threshold=" + thresholdNs + ",sysfs=" + sysfsRoot
-                + ",procfs=" + procfsRoot + ",recheck=" + recheckMs + ",jmx=" + jmx.settingName();
+                + ",procfs=" + procfsRoot + ",recheck=" + recheckMs + ",jdk=" + jdk.settingName() + ",jmx=" + jmx.settingName();
     }
 }

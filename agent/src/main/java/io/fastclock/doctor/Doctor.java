@@ -19,11 +19,11 @@ public final class Doctor {
     private Doctor() {}
 
     /** Produces the report, as text or as JSON. May throw anything: {@link #run} turns that into one line. */
-    interface Reporter {
+    public interface Reporter {
         String report(Settings settings, boolean json);
     }
 
-    static final Reporter REAL = (settings, json) -> {
+    public static final Reporter REAL = (settings, json) -> {
         DoctorReport report = DoctorReport.collect(settings);
         return json ? Json.write(report.toMap()) : report.toText();
     };
@@ -36,7 +36,7 @@ public final class Doctor {
     }
 
     /** The whole doctor, minus System.exit: returns the exit status. */
-    static int run(String[] args, PrintStream out, PrintStream err, Reporter reporter) {
+    public static int run(String[] args, PrintStream out, PrintStream err, Reporter reporter) {
         boolean json = false;
         for (String arg : args) {
             if (arg.equals("--json")) {

@@ -6,6 +6,8 @@ import io.fastclock.config.Settings;
 import io.fastclock.measure.JavaCostMeter;
 import io.fastclock.measure.MillisLagMeter;
 import io.fastclock.measure.NativeCostMeter;
+import io.fastclock.measure.TscRead;
+import io.fastclock.measure.TscReadChoice;
 import io.fastclock.probe.Backend;
 import io.fastclock.probe.Choice;
 import io.fastclock.probe.Decision;
@@ -14,11 +16,13 @@ import io.fastclock.probe.MachineFacts;
 import io.fastclock.runtime.ClockRegistry;
 import io.fastclock.runtime.CoarseMillis;
 import io.fastclock.runtime.CoarseNanos;
+import io.fastclock.runtime.EpochClock;
 import io.fastclock.runtime.FastClock;
 import io.fastclock.runtime.LongClock;
 import io.fastclock.runtime.NativeClocks;
 import io.fastclock.runtime.RuntimeLog;
 import io.fastclock.runtime.TscClock;
+import io.fastclock.runtime.TscEpoch;
 import io.fastclock.runtime.TscNanos;
 import io.fastclock.runtime.TscTrust;
 
@@ -42,6 +46,11 @@ final class DoctorReport {
     private static final int ROUNDS = 5;
     /** How long the millis backends are read against the reference, all of them in turn. */
     private static final long LAG_NANOS = 120_000_000L;
+    /** The JNI transition alone: a compiled call of a native method that does nothing. */
+    static final String JNI_NOOP = "JNI no-op call (the transition alone)";
+    static final String COARSE_MILLIS = "coarse millis (JNI CLOCK_REALTIME_COARSE)";
+    static final String TSC_NANOS = "tsc nanos";
+    static final String TSC_MILLIS = "tsc millis";
 
     private final MachineProbe probe;
     private final Decision forced;
@@ -91,8 +100,9 @@ final class DoctorReport {
             nativeCosts.put("clock_gettime(CLOCK_MONOTONIC_COARSE)", meter.nanosPerCall(NativeClocks.CLOCK_MONOTONIC_COARSE));
             nativeCosts.put("gettimeofday", meter.nanosPerCall(NativeClocks.PSEUDO_GETTIMEOFDAY));
             if (NativeClocks.isX86()) {
-                nativeCosts.put("rdtscp (the TSC clock's read)", meter.nanosPerCall(NativeClocks.PSEUDO_RDTSCP));
-                nativeCosts.put("lfence; rdtsc", meter.nanosPerCall(NativeClocks.PSEUDO_LFENCE_RDTSC));
+                for (TscRead r : TscRead.values()) {
+                    nativeCosts.put(r.label, meter.nanosPerCall(r.pseudoClockId));
+                }
             }
             if (probe.tscChecks != null && probe.tscHealth.calibrated() && probe.tscHealth.crossCpuOk()) {
                 tsc = TscClockStarter.start(probe.tscChecks, settings.recheckMs() * 1_000_000L, TscTrust.ALWAYS,
@@ -106,9 +116,10 @@ final class DoctorReport {
         javaCosts.put("System.currentTimeMillis()", measure(System::currentTimeMillis));
         javaCosts.put("System.nanoTime()", measure(System::nanoTime));
         if (probe.nativeResult.loaded()) {
+            javaCosts.put(JNI_NOOP, measure(NativeClocks::noop));
             CoarseMillis coarseMillis = new CoarseMillis();
             CoarseNanos coarseNanos = new CoarseNanos();
-            javaCosts.put("coarse millis (JNI CLOCK_REALTIME_COARSE)", measure(coarseMillis::read));
+            javaCosts.put(COARSE_MILLIS, measure(coarseMillis::read));
             javaCosts.put("coarse nanos (JNI CLOCK_MONOTONIC_COARSE)", measure(coarseNanos::read));
         }
         if (probe.jna != null && probe.jna.available()) {
@@ -116,8 +127,14 @@ final class DoctorReport {
         }
         if (tsc != null) {
             TscClock clock = tsc;
-            javaCosts.put("tsc nanos", measure(clock::nanoTime));
-            javaCosts.put("tsc millis", measure(clock::currentTimeMillis));
+            javaCosts.put(TSC_NANOS, measure(clock::nanoTime));
+            javaCosts.put(TSC_MILLIS, measure(clock::currentTimeMillis));
+        }
+        // java.time's system clock, as the JDK has it and as it is once fastclock serves its epoch read.
+        javaCosts.put("Instant.now() (the JDK's java.time read)", measure(DoctorReport::instantNanos));
+        if (tsc != null) {
+            EpochClock epoch = new TscEpoch(tsc, JDK_EPOCH);
+            javaCosts.put("Instant.now() with fastclock (tsc epoch read)", measure(() -> instantNanos(epoch)));
         }
         // The same backends through the entry points rewritten code calls: the difference from the
         // rows above is what the dispatch costs once compiled.
@@ -171,6 +188,28 @@ final class DoctorReport {
         Instant now = Instant.now();
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
+
+    /** What Clock.currentInstant() computes, with its getNanoTimeAdjustment served by {@code epoch}. */
+    private static final long INSTANT_OFFSET_SECONDS = System.currentTimeMillis() / 1000 - 1024;
+
+    private static long instantNanos(EpochClock epoch) {
+        Instant now = Instant.ofEpochSecond(INSTANT_OFFSET_SECONDS, epoch.nanoTimeAdjustment(INSTANT_OFFSET_SECONDS));
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    /** The JDK's read, for the doctor's TscEpoch after a fallback (the doctor has no VM access). */
+    private static final EpochClock JDK_EPOCH = new EpochClock() {
+        @Override
+        public long nanoTimeAdjustment(long offsetSeconds) {
+            Instant now = Instant.now();
+            return (now.getEpochSecond() - offsetSeconds) * 1_000_000_000L + now.getNano();
+        }
+
+        @Override
+        public String name() {
+            return "system";
+        }
+    };
 
     private static Settings forcedOn() {
         Map<String, String> props = new LinkedHashMap<>();
@@ -233,6 +272,16 @@ final class DoctorReport {
                 line(out, "calibration", "FAILED: " + probe.tscChecks.calibration.problem);
             }
         }
+        if (probe.tscChecks != null) {
+            TscReadChoice reads = probe.tscChecks.reads;
+            line(out, "TSC reads", "nanoTime: " + reads.nanos.label + ", the cheapest ordered read offered here ("
+                    + readCosts(reads) + "); currentTimeMillis: " + reads.millis.label
+                    + String.format(Locale.ROOT, " %.1f ns", reads.cost(reads.millis)));
+            for (Map.Entry<TscRead, String> e : reads.notOffered.entrySet()) {
+                line(out, "", "not offered: " + e.getKey().label + ": " + e.getValue());
+            }
+            line(out, "LFENCE", lfenceLine(NativeClocks.tscFlags()));
+        }
         if (tsc != null) {
             line(out, "TSC clock", String.format(Locale.ROOT, "running; after %d re-anchors it is %.1f us from CLOCK_MONOTONIC",
                     tsc.reanchors(), tsc.lastErrorNanos() / 1e3));
@@ -252,12 +301,84 @@ final class DoctorReport {
             }
         }
 
+        limitText(out);
+
         millisLagText(out);
 
         out.append("\nWhat -javaagent:fastclock.jar would do here\n");
         decision(out, "auto (the default)", probe.decision);
         decision(out, "mode=on (forced)", forced);
         return out.toString();
+    }
+
+    /** Each read through JNI against what JNI allows: the transition (a no-op call) plus the read in C. */
+    private void limitText(StringBuilder out) {
+        Map<String, Double> limits = limits();
+        if (limits.isEmpty()) {
+            return;
+        }
+        out.append("\nAgainst the limit: ns per call, and the LIMIT = the JNI transition (no-op call, ")
+                .append(String.format(Locale.ROOT, "%.1f ns", javaCosts.get(JNI_NOOP)))
+                .append(") + the read timed in C\n");
+        out.append(String.format(Locale.ROOT, "  %-44s %8s %8s %8s  %s%n", "clock", "cost", "LIMIT", "over", "read"));
+        for (Map.Entry<String, Double> e : limits.entrySet()) {
+            double cost = javaCosts.get(e.getKey());
+            out.append(String.format(Locale.ROOT, "  %-44s %8.1f %8.1f %7.0f%%  %s%n", e.getKey(), cost, e.getValue(),
+                    (cost / e.getValue() - 1) * 100, limitRead(e.getKey())));
+        }
+    }
+
+    private String limitRead(String clock) {
+        switch (clock) {
+            case TSC_NANOS:
+                return probe.tscChecks.reads.nanos.label;
+            case TSC_MILLIS:
+                return probe.tscChecks.reads.millis.label;
+            default:
+                return "clock_gettime(CLOCK_REALTIME_COARSE)";
+        }
+    }
+
+    /** LIMIT per fastclock row that has one: JNI no-op + the C cost of the read the row makes. */
+    Map<String, Double> limits() {
+        Map<String, Double> limits = new LinkedHashMap<>();
+        Double jni = javaCosts.get(JNI_NOOP);
+        if (jni == null) {
+            return limits;
+        }
+        Double coarse = nativeCosts.get("clock_gettime(CLOCK_REALTIME_COARSE)");
+        if (coarse != null && javaCosts.containsKey(COARSE_MILLIS)) {
+            limits.put(COARSE_MILLIS, jni + coarse);
+        }
+        if (tsc != null && probe.tscChecks != null) {
+            limits.put(TSC_NANOS, jni + nativeCosts.get(probe.tscChecks.reads.nanos.label));
+            limits.put(TSC_MILLIS, jni + nativeCosts.get(probe.tscChecks.reads.millis.label));
+        }
+        return limits;
+    }
+
+    private static String readCosts(TscReadChoice reads) {
+        List<String> parts = new ArrayList<>();
+        for (Map.Entry<TscRead, Double> e : reads.costNanos.entrySet()) {
+            if (e.getKey().ordered) {
+                parts.add(String.format(Locale.ROOT, "%s %.1f ns", e.getKey().label, e.getValue()));
+            }
+        }
+        return "timed in C: " + String.join(", ", parts);
+    }
+
+    /** What can be known about LFENCE from inside this process (a VM sees the CPUID its hypervisor shows). */
+    static String lfenceLine(int flags) {
+        if ((flags & NativeClocks.CPU_INTEL) != 0) {
+            return "Intel: LFENCE waits for all earlier instructions (architectural)";
+        }
+        if ((flags & NativeClocks.CPU_AMD) != 0) {
+            return (flags & NativeClocks.LFENCE_SERIALIZING) != 0
+                    ? "AMD: CPUID 8000_0021 EAX[2] says LFENCE is always serialising"
+                    : "AMD: CPUID 8000_0021 EAX[2] not set; MSR C001_1029[1] (set by most kernels) cannot be read from"
+                      + " user space, so lfence; rdtsc is not used";
+        }
+        return "unknown CPU vendor: rdtscp where offered, else lfence; rdtsc (as before this choice existed)";
     }
 
     private void millisLagText(StringBuilder out) {
@@ -395,6 +516,19 @@ final class DoctorReport {
 
         root.put("javaNanosPerCall", new LinkedHashMap<String, Object>(javaCosts));
         root.put("nativeNanosPerCall", new LinkedHashMap<String, Object>(nativeCosts));
+        root.put("limitNanosPerCall", new LinkedHashMap<String, Object>(limits()));
+        if (probe.tscChecks != null) {
+            Map<String, Object> reads = new LinkedHashMap<>();
+            reads.put("nanos", probe.tscChecks.reads.nanos.label);
+            reads.put("millis", probe.tscChecks.reads.millis.label);
+            Map<String, Object> costs = new LinkedHashMap<>();
+            for (Map.Entry<TscRead, Double> e : probe.tscChecks.reads.costNanos.entrySet()) {
+                costs.put(e.getKey().label, e.getValue());
+            }
+            reads.put("costNanos", costs);
+            reads.put("lfence", lfenceLine(NativeClocks.tscFlags()));
+            root.put("tscReads", reads);
+        }
         root.put("millisLag", millisLagMap());
         root.put("auto", decisionMap(probe.decision));
         root.put("forcedOn", decisionMap(forced));

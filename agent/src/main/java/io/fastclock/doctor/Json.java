@@ -5,10 +5,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /** Just enough JSON writing for the doctor's report (maps, lists, strings, numbers, booleans, null). */
-final class Json {
+public final class Json {
     private Json() {}
 
-    static String write(Object value) {
+    public static String write(Object value) {
         StringBuilder out = new StringBuilder();
         write(value, out, 0);
         return out.append('\n').toString();

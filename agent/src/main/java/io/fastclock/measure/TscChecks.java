@@ -1,7 +1,6 @@
 package io.fastclock.measure;
 
 import io.fastclock.runtime.NativeClocks;
-import io.fastclock.runtime.TickSource;
 import io.fastclock.runtime.TscCalibration;
 
 /**
@@ -25,17 +24,18 @@ public final class TscChecks {
     public final long crossCpuCpus;
     public final long crossCpuReads;
     public final TscCalibration calibration;
-    public final boolean useRdtscp;
+    /** The reads the clock uses: the cheapest ordered one for nanoTime, an unordered one for millis. */
+    public final TscReadChoice reads;
 
     private TscChecks(int cpuidFlags, boolean crossCpuRan, String crossCpuProblem, long cpus, long reads,
-                      TscCalibration calibration, boolean useRdtscp) {
+                      TscCalibration calibration, TscReadChoice readChoice) {
         this.cpuidFlags = cpuidFlags;
         this.crossCpuRan = crossCpuRan;
         this.crossCpuProblem = crossCpuProblem;
         this.crossCpuCpus = cpus;
         this.crossCpuReads = reads;
         this.calibration = calibration;
-        this.useRdtscp = useRdtscp;
+        this.reads = readChoice;
     }
 
     public boolean cpuidInvariant() {
@@ -48,7 +48,7 @@ public final class TscChecks {
 
     public static TscChecks run() {
         int flags = NativeClocks.tscFlags();
-        boolean rdtscp = (flags & NativeClocks.TSC_RDTSCP) != 0;
+        TscReadChoice choice = TscReadChoice.measure();
         long[] out = new long[4];
         int rc = NativeClocks.crossCpuTscCheck(CROSS_CPU_READS, out);
         String crossProblem = null;
@@ -61,8 +61,8 @@ public final class TscChecks {
         }
         TscCalibration calibration = null;
         if (crossProblem == null && (flags & NativeClocks.TSC_PRESENT) != 0) {
-            calibration = TscCalibration.run(TickSource.nativeTsc(rdtscp), CALIBRATION_HALF_NANOS);
+            calibration = TscCalibration.run(choice.nanos.tickSource(), CALIBRATION_HALF_NANOS);
         }
-        return new TscChecks(flags, ran, crossProblem, ran ? out[0] : 0, ran ? out[1] : 0, calibration, rdtscp);
+        return new TscChecks(flags, ran, crossProblem, ran ? out[0] : 0, ran ? out[1] : 0, calibration, choice);
     }
 }

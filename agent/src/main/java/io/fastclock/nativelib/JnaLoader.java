@@ -172,6 +172,10 @@ public final class JnaLoader {
 
     /** Initialises the adapter (and with it JNA) with JNA's loading confined to {@code dir}. */
     private static Class<?> initialise(ClassLoader loader, Path dir) throws ClassNotFoundException {
+        return initialise(loader, dir, ADAPTER);
+    }
+
+    private static Class<?> initialise(ClassLoader loader, Path dir, String className) throws ClassNotFoundException {
         Map<String, String> saved = new LinkedHashMap<>();
         for (String key : JNA_PROPERTIES) {
             saved.put(key, System.getProperty(key));
@@ -186,7 +190,7 @@ public final class JnaLoader {
             // runs "/sbin/ldconfig -p" as a child process. The adapter binds to the process's own
             // symbols (NativeLibrary.getProcess()), so no search path is ever needed.
             System.setProperty("jna.platform.library.path", dir.toString());
-            return Class.forName(ADAPTER, true, loader);
+            return Class.forName(className, true, loader);
         } finally {
             for (Map.Entry<String, String> e : saved.entrySet()) {
                 if (e.getValue() == null) {
@@ -196,6 +200,67 @@ public final class JnaLoader {
                 }
             }
         }
+    }
+
+    /**
+     * The same private JNA for another job of fastclock.jar's own (the attach command's emulated
+     * HotSpot attach through Byte Buddy): a fresh {@link PrivateLoader} over a private copy of the
+     * nested JNA, with JNA initialised under the same confinement as {@link #load}. Classes whose
+     * names start with one of {@code childFirstPrefixes} are defined by that loader too, from their bytes in
+     * {@code parent}'s resources, so that their references to {@code com.sun.jna} resolve to the
+     * private copy. The copies on disk are deleted before it returns.
+     */
+    public static ClassLoader privateLoader(Path tempRoot, ClassLoader parent, String... childFirstPrefixes) throws IOException {
+        String platform = jnaPlatform();
+        if (platform == null) {
+            throw new IOException("JNA is bundled for 64-bit Linux on x86_64 and aarch64 only, not "
+                    + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        }
+        Path dir = null;
+        Path jar = null;
+        Path stub = null;
+        try {
+            try (InputStream in = JnaLoader.class.getResourceAsStream(JAR_RESOURCE)) {
+                if (in == null) {
+                    throw new IOException("JNA is not bundled in this jar (" + JAR_RESOURCE + ")");
+                }
+                dir = NativeLibraryExtractor.createPrivateDirectory(tempRoot, PosixFilePermissions.fromString("rwx------"));
+                NativeLibraryExtractor.checkPrivate(dir, PosixFilePermissions.fromString("rwx------"), true);
+                jar = NativeLibraryExtractor.writePrivateFile(in, dir, "jna.jar", "r--------");
+            }
+            String stubEntry = "com/sun/jna/" + platform + "/" + System.mapLibraryName("jnidispatch");
+            try (JarFile jarFile = new JarFile(jar.toFile())) {
+                JarEntry entry = jarFile.getJarEntry(stubEntry);
+                if (entry == null) {
+                    throw new IOException("the bundled JNA has no " + stubEntry);
+                }
+                try (InputStream in = jarFile.getInputStream(entry)) {
+                    stub = NativeLibraryExtractor.writePrivateFile(in, dir, System.mapLibraryName("jnidispatch"), "r-x------");
+                }
+            }
+            PrivateLoader loader = new PrivateLoader(jar.toUri().toURL(), parent, Collections.emptyMap(), childFirstPrefixes);
+            try {
+                initialise(loader, dir, "com.sun.jna.Native");
+                // Open the jar now: once the copy is deleted below, the open file is what remains.
+                loader.loadClass("com.sun.jna.Library");
+            } catch (ClassNotFoundException | LinkageError e) {
+                closeQuietly(loader);
+                throw new IOException("cannot use JNA: " + e, e);
+            }
+            return loader;
+        } finally {
+            NativeLibraryExtractor.deleteQuietly(stub);
+            NativeLibraryExtractor.deleteQuietly(jar);
+            NativeLibraryExtractor.deleteQuietly(dir);
+        }
+    }
+
+    /**
+     * A loader like {@link #privateLoader} but without JNA: for a JVM whose jdk.attach does the
+     * attach, so that JNA is never extracted or loaded there.
+     */
+    public static ClassLoader loaderWithoutJna(ClassLoader parent, String... childFirstPrefixes) {
+        return new PrivateLoader(null, parent, Collections.emptyMap(), childFirstPrefixes);
     }
 
     /** JNA's resource prefix for this platform, or null where we do not offer it. */
@@ -240,27 +305,56 @@ public final class JnaLoader {
         }
 
         private final Map<String, byte[]> adapters;
+        /** Classes also defined here, from the parent's resources. */
+        private final String[] childFirstPrefixes;
 
         PrivateLoader(URL jar, ClassLoader parent, Map<String, byte[]> adapters) {
-            super(new URL[] {jar}, parent);
+            this(jar, parent, adapters, new String[0]);
+        }
+
+        PrivateLoader(URL jar, ClassLoader parent, Map<String, byte[]> adapters, String... childFirstPrefixes) {
+            super(jar == null ? new URL[0] : new URL[] {jar}, parent);
             this.adapters = adapters;
+            this.childFirstPrefixes = childFirstPrefixes.clone();
+        }
+
+        private boolean fromParentResources(String name) {
+            for (String prefix : childFirstPrefixes) {
+                if (name.startsWith(prefix)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         @Override
         protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (!name.startsWith("com.sun.jna.") && !name.startsWith("io.fastclock.jna.")) {
+            boolean fromParentResources = fromParentResources(name);
+            if (!name.startsWith("com.sun.jna.") && !name.startsWith("io.fastclock.jna.") && !fromParentResources) {
                 return super.loadClass(name, resolve);
             }
             synchronized (getClassLoadingLock(name)) {
                 Class<?> c = findLoadedClass(name);
                 if (c == null) {
-                    byte[] bytes = adapters.get(name);
+                    byte[] bytes = fromParentResources ? parentResourceBytes(name) : adapters.get(name);
                     c = bytes != null ? defineClass(name, bytes, 0, bytes.length) : findClass(name);
                 }
                 if (resolve) {
                     resolveClass(c);
                 }
                 return c;
+            }
+        }
+
+        private byte[] parentResourceBytes(String className) throws ClassNotFoundException {
+            ClassLoader parent = getParent() != null ? getParent() : ClassLoader.getSystemClassLoader();
+            try (InputStream in = parent.getResourceAsStream(className.replace('.', '/') + ".class")) {
+                if (in == null) {
+                    throw new ClassNotFoundException(className);
+                }
+                return in.readAllBytes();
+            } catch (IOException e) {
+                throw new ClassNotFoundException(className, e);
             }
         }
     }

@@ -30,15 +30,44 @@ public final class ClassBytes {
     }
 
     /**
+     * {@link #mentionsSystemClass} for several class names (internal form, ASCII): whether the
+     * constant pool seems to hold a UTF-8 entry that is exactly one of them.
+     */
+    public static boolean mentionsAnyClass(byte[] classfile, byte[][] internalNames) {
+        if (classfile == null) {
+            return false;
+        }
+        for (byte[] name : internalNames) {
+            if (indexOf(classfile, 0, true, name) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The names as the ASCII bytes {@link #mentionsAnyClass} takes. */
+    public static byte[][] asciiNames(String... internalNames) {
+        byte[][] out = new byte[internalNames.length][];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = internalNames[i].getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        }
+        return out;
+    }
+
+    /**
      * Index of the first {@code java/lang/System} at or after {@code from}, or -1. When
      * {@code utf8Entry} is set, only matches preceded by the bytes {@code 01 00 10} count.
      */
     static int indexOf(byte[] b, int from, boolean utf8Entry) {
-        final byte[] n = SYSTEM;
+        return indexOf(b, from, utf8Entry, SYSTEM);
+    }
+
+    private static int indexOf(byte[] b, int from, boolean utf8Entry, byte[] n) {
         final int nlen = n.length;
         final int last = b.length - nlen;
-        // Scan for the 11th byte ('S', rarer in class files than 'j' or '/'), then compare the rest.
-        final int pivot = 10;
+        // For java/lang/System, scan for the 11th byte ('S', rarer in class files than 'j' or '/'),
+        // then compare the rest; for other names the last byte.
+        final int pivot = n == SYSTEM ? 10 : nlen - 1;
         final byte pb = n[pivot];
         int start = Math.max(from, utf8Entry ? 3 : 0);
         outer:

@@ -23,11 +23,12 @@ public final class ClassFilter {
     public static final List<String> BUILT_IN_EXCLUDES = Collections.unmodifiableList(List.of(
             "io/fastclock/runtime/", "io/fastclock/agent/", "io/fastclock/config/", "io/fastclock/probe/",
             "io/fastclock/rewrite/", "io/fastclock/measure/", "io/fastclock/nativelib/", "io/fastclock/doctor/",
-            "io/fastclock/jna/",
+            "io/fastclock/jna/", "io/fastclock/observe/", "io/fastclock/commands/",
             "io/fastclock/shaded/", "java/", "jdk/", "sun/", "com/sun/"));
 
     private final String[] includes;
     private final String[] excludes;
+    private final String[] userExcludes;
 
     /** Everything except the built-in exclusions. */
     public static ClassFilter defaults() {
@@ -42,7 +43,8 @@ public final class ClassFilter {
     public ClassFilter(Collection<String> includes, Collection<String> excludes) {
         this.includes = toInternal(includes, "include");
         List<String> ex = new ArrayList<>(BUILT_IN_EXCLUDES);
-        Collections.addAll(ex, toInternal(excludes, "exclude"));
+        this.userExcludes = toInternal(excludes, "exclude");
+        Collections.addAll(ex, userExcludes);
         this.excludes = ex.toArray(new String[0]);
     }
 
@@ -76,6 +78,20 @@ public final class ClassFilter {
         }
         for (String in : includes) {
             if (internalName.startsWith(in)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether the user's exclude prefixes name this class (internal name). Decides for the JDK's
+     * classes, which the built-in exclusions keep away from {@link #test} and the {@code jdk}
+     * setting brings back.
+     */
+    public boolean excludedByUser(String internalName) {
+        for (String e : userExcludes) {
+            if (internalName.startsWith(e)) {
                 return true;
             }
         }

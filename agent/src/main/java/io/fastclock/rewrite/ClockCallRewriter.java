@@ -11,8 +11,8 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Swaps the owner of {@code System.currentTimeMillis()J} and {@code System.nanoTime()J} references
- * for {@link #FAST_CLOCK}:
+ * Swaps the clock method references listed in {@link ClockReplacements} (by default
+ * {@code System.currentTimeMillis()J} and {@code System.nanoTime()J} for {@link #FAST_CLOCK}'s) in:
  * <ul>
  *   <li>{@code INVOKESTATIC} instructions (the {@code isInterface} flag is kept as it was);</li>
  *   <li>{@code H_INVOKESTATIC} method handles among {@code invokedynamic} bootstrap arguments
@@ -32,13 +32,12 @@ import org.objectweb.asm.Opcodes;
  */
 public final class ClockCallRewriter extends ClassVisitor {
     public static final String SYSTEM = "java/lang/System";
-    public static final String FAST_CLOCK = "io/fastclock/runtime/FastClock";
+    public static final String FAST_CLOCK = ClockReplacements.FAST_CLOCK;
     static final String MILLIS = "currentTimeMillis";
     static final String NANOS = "nanoTime";
     static final String DESC = "()J";
 
-    private final String fromOwner;
-    private final String toOwner;
+    private final ClockReplacements table;
     /** Methods (name + descriptor) to visit; the others pass straight through. Null: all. */
     private final Set<String> only;
     /** Methods (name + descriptor) in which something was rewritten. */
@@ -47,7 +46,7 @@ public final class ClockCallRewriter extends ClassVisitor {
 
     /** Rewrites {@code java/lang/System} clock references to {@link #FAST_CLOCK}. */
     public ClockCallRewriter(ClassVisitor next) {
-        this(next, SYSTEM, FAST_CLOCK);
+        this(next, ClockReplacements.millisAndNanos(), null);
     }
 
     /**
@@ -55,13 +54,17 @@ public final class ClockCallRewriter extends ClassVisitor {
      * (tests use it to map rewritten classes back).
      */
     public ClockCallRewriter(ClassVisitor next, String fromOwner, String toOwner) {
-        this(next, fromOwner, toOwner, null);
+        this(next, ClockReplacements.between(fromOwner, toOwner), null);
     }
 
-    private ClockCallRewriter(ClassVisitor next, String fromOwner, String toOwner, Set<String> only) {
+    /** Rewrites the references the table lists. */
+    public ClockCallRewriter(ClassVisitor next, ClockReplacements table) {
+        this(next, table, null);
+    }
+
+    private ClockCallRewriter(ClassVisitor next, ClockReplacements table, Set<String> only) {
         super(Opcodes.ASM9, next);
-        this.fromOwner = fromOwner;
-        this.toOwner = toOwner;
+        this.table = table;
         this.only = only;
     }
 
@@ -107,9 +110,13 @@ public final class ClockCallRewriter extends ClassVisitor {
         @Override
         public void visitMethodInsn(
                 int opcode, String owner, String name, String descriptor, boolean isInterface) {
-            if (opcode == Opcodes.INVOKESTATIC && fromOwner.equals(owner) && isClock(name, descriptor)) {
-                owner = toOwner;
-                callSites++;
+            if (opcode == Opcodes.INVOKESTATIC) {
+                ClockReplacements.Row row = table.find(owner, name, descriptor);
+                if (row != null) {
+                    owner = row.newOwner;
+                    name = row.newName;
+                    callSites++;
+                }
             }
             super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
         }
@@ -144,11 +151,11 @@ public final class ClockCallRewriter extends ClassVisitor {
     private Object map(Object value) {
         if (value instanceof Handle) {
             Handle h = (Handle) value;
-            if (h.getTag() == Opcodes.H_INVOKESTATIC
-                    && fromOwner.equals(h.getOwner())
-                    && isClock(h.getName(), h.getDesc())) {
+            ClockReplacements.Row row = h.getTag() == Opcodes.H_INVOKESTATIC
+                    ? table.find(h.getOwner(), h.getName(), h.getDesc()) : null;
+            if (row != null) {
                 callSites++;
-                return new Handle(h.getTag(), toOwner, h.getName(), h.getDesc(), h.isInterface());
+                return new Handle(h.getTag(), row.newOwner, row.newName, h.getDesc(), h.isInterface());
             }
             return h;
         }
@@ -193,19 +200,24 @@ public final class ClockCallRewriter extends ClassVisitor {
      * constant pool, before visiting any code). Throws on malformed or unsupported class files.
      */
     public static Result rewriteCounting(byte[] classfile) {
+        return rewriteCounting(classfile, ClockReplacements.millisAndNanos());
+    }
+
+    /** {@link #rewriteCounting(byte[])} with the rows of {@code table}. */
+    public static Result rewriteCounting(byte[] classfile, ClockReplacements table) {
         ClassReader reader = new ClassReader(classfile);
-        if (!referencesClock(reader, SYSTEM)) {
+        if (!referencesClock(reader, table)) {
             return null;
         }
         // First pass, read-only: which methods need rewriting.
-        ClockCallRewriter probe = new ClockCallRewriter(NO_OP, SYSTEM, FAST_CLOCK, null);
+        ClockCallRewriter probe = new ClockCallRewriter(NO_OP, table, null);
         reader.accept(probe, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
         if (probe.callSites == 0) {
             return null; // e.g. a Methodref in the pool that no code uses
         }
         // Second pass: rewrite those methods; every other method is copied byte for byte.
         ClassWriter writer = new ClassWriter(reader, 0);
-        ClockCallRewriter rewriter = new ClockCallRewriter(writer, SYSTEM, FAST_CLOCK, probe.touched);
+        ClockCallRewriter rewriter = new ClockCallRewriter(writer, table, probe.touched);
         reader.accept(rewriter, 0);
         if (rewriter.callSites != probe.callSites) {
             throw new IllegalStateException(
@@ -231,12 +243,17 @@ public final class ClockCallRewriter extends ClassVisitor {
     private static final int CONSTANT_METHODREF = 10;
     private static final int CONSTANT_INTERFACE_METHODREF = 11;
 
-    /**
-     * Whether the constant pool holds a {@code Methodref}/{@code InterfaceMethodref} for
-     * {@code owner.currentTimeMillis()J} or {@code owner.nanoTime()J}. Every instruction and
-     * method-handle constant that could need rewriting points at one.
-     */
+    /** {@link #referencesClock(ClassReader, ClockReplacements)} for the currentTimeMillis/nanoTime rows of {@code owner}. */
     static boolean referencesClock(ClassReader reader, String owner) {
+        return referencesClock(reader, ClockReplacements.between(owner, FAST_CLOCK));
+    }
+
+    /**
+     * Whether the constant pool holds a {@code Methodref}/{@code InterfaceMethodref} for a method
+     * the table replaces. Every instruction and method-handle constant that could need rewriting
+     * points at one.
+     */
+    static boolean referencesClock(ClassReader reader, ClockReplacements table) {
         int count = reader.getItemCount();
         char[] buf = null;
         for (int i = 1; i < count; i++) {
@@ -251,11 +268,12 @@ public final class ClockCallRewriter extends ClassVisitor {
             if (buf == null) {
                 buf = new char[reader.getMaxStringLength()];
             }
-            if (!owner.equals(reader.readClass(offset, buf))) {
+            String owner = reader.readClass(offset, buf);
+            if (!table.hasOwner(owner)) {
                 continue;
             }
             int nat = reader.getItem(reader.readUnsignedShort(offset + 2));
-            if (isClock(reader.readUTF8(nat, buf), reader.readUTF8(nat + 2, buf))) {
+            if (table.find(owner, reader.readUTF8(nat, buf), reader.readUTF8(nat + 2, buf)) != null) {
                 return true;
             }
         }

@@ -5,10 +5,13 @@ import java.security.ProtectionDomain;
 import java.util.function.Predicate;
 
 /**
- * Rewrites clock calls in classes as they are loaded. Returns null (no change) for unnamed classes,
- * redefinitions/retransformations, excluded classes, classes whose bytes do not mention
- * {@code java/lang/System}, and classes with nothing to rewrite. Never throws: a class whose rewrite
- * fails is left as it was, counted in {@link #stats()} and reported to the listener.
+ * Rewrites clock calls, as {@link ClockReplacements} lists them, in the application's classes (those
+ * the {@link ClassFilter} accepts) and in the JDK classes the {@link JdkScope} covers, both when they
+ * load and when they are retransformed or redefined (it is registered as retransformation-capable,
+ * so that classes loaded before the agent can be rewritten, and another agent's retransformation
+ * keeps the rewrite). Returns null (no change) for unnamed classes, classes out of scope, classes
+ * whose bytes do not name an owner in the table, and classes with nothing to rewrite. Never throws:
+ * a class whose rewrite fails is left as it was, counted in its stats and reported to the listener.
  *
  * <p>Classes in named modules: a named module cannot link to {@code FastClock} (in the bootstrap
  * loader's unnamed module) unless it reads that module. When the JVM calls the module-aware
@@ -19,12 +22,24 @@ import java.util.function.Predicate;
  */
 public final class ClockTransformer implements ClassFileTransformer {
     private final ClassFilter filter;
+    private final JdkScope jdk;
+    private final ClockReplacements table;
+    private final byte[][] owners;
     private final RewriteStats stats;
+    private final RewriteStats jdkStats;
     private final RewriteListener listener;
     private final Predicate<Module> namedModuleGate;
 
     public ClockTransformer(ClassFilter filter) {
         this(filter, new RewriteStats(), null, m -> false);
+    }
+
+    /** Application classes only, currentTimeMillis and nanoTime. */
+    public ClockTransformer(
+            ClassFilter filter, RewriteStats stats, RewriteListener listener,
+            Predicate<Module> namedModuleGate) {
+        this(filter, JdkScope.NONE, ClockReplacements.millisAndNanos(), stats, new RewriteStats(), listener,
+                namedModuleGate);
     }
 
     /**
@@ -35,19 +50,72 @@ public final class ClockTransformer implements ClassFileTransformer {
      *     the rewritten class through, false keeps the original
      */
     public ClockTransformer(
-            ClassFilter filter, RewriteStats stats, RewriteListener listener,
-            Predicate<Module> namedModuleGate) {
-        if (filter == null || stats == null || namedModuleGate == null) {
-            throw new NullPointerException("filter, stats and namedModuleGate are required");
+            ClassFilter filter, JdkScope jdk, ClockReplacements table, RewriteStats stats, RewriteStats jdkStats,
+            RewriteListener listener, Predicate<Module> namedModuleGate) {
+        if (filter == null || jdk == null || table == null || stats == null || jdkStats == null
+                || namedModuleGate == null) {
+            throw new NullPointerException("filter, jdk, table, stats, jdkStats and namedModuleGate are required");
         }
         this.filter = filter;
+        this.jdk = jdk;
+        this.table = table;
+        this.owners = ClassBytes.asciiNames(table.owners());
         this.stats = stats;
+        this.jdkStats = jdkStats;
         this.listener = listener;
         this.namedModuleGate = namedModuleGate;
     }
 
+    /** What happened to the application's classes. */
     public RewriteStats stats() {
         return stats;
+    }
+
+    /** What happened to the JDK's classes. */
+    public RewriteStats jdkStats() {
+        return jdkStats;
+    }
+
+    /**
+     * Whether this in-scope class is one of the JDK classes known to call the clocks (jdk=time), so
+     * that choosing it for retransformation needs no look at its class file.
+     */
+    public boolean isKnownClockCaller(String internalName) {
+        return jdk == JdkScope.TIME && JdkScope.TIME_CLASSES.contains(internalName);
+    }
+
+    /** A quick first look on a binary name ({@code java.time.Clock}): false means out of scope. */
+    public boolean mayBeInScope(String binaryName) {
+        return binaryName != null && jdk.mayCover(binaryName);
+    }
+
+    /** Whether this class (internal name) is one the transformer would rewrite if it calls the clocks. */
+    public boolean inScope(String className) {
+        if (className == null) {
+            return false;
+        }
+        if (JdkScope.isJdkClass(className)) {
+            return jdk.covers(className) && !filter.excludedByUser(className);
+        }
+        return filter.test(className);
+    }
+
+    /** Whether these bytes may name a method the table replaces (a cheap scan; false positives only cost a parse). */
+    public boolean mayCallClocks(byte[] classfile) {
+        return ClassBytes.mentionsAnyClass(classfile, owners);
+    }
+
+    /**
+     * Whether the constant pool names a method the table replaces: exact where {@link #mayCallClocks}
+     * only scans. For choosing classes to retransform, where a false positive costs a redefinition.
+     */
+    public boolean callsClocks(byte[] classfile) {
+        try {
+            return mayCallClocks(classfile)
+                    && ClockCallRewriter.referencesClock(new org.objectweb.asm.ClassReader(classfile), table);
+        } catch (RuntimeException e) {
+            return true; // unreadable here: let the transformer decide on the class's real bytes
+        }
     }
 
     @Override
@@ -66,20 +134,27 @@ public final class ClockTransformer implements ClassFileTransformer {
 
     private byte[] transform0(
             Module module, String className, Class<?> classBeingRedefined, byte[] classfileBuffer) {
-        if (className == null || classBeingRedefined != null || classfileBuffer == null) {
+        if (className == null || classfileBuffer == null || table.isEmpty()) {
             return null;
         }
+        RewriteStats stats = this.stats;
         try {
-            if (!filter.test(className)) {
+            if (JdkScope.isJdkClass(className)) {
+                if (!jdk.covers(className) || filter.excludedByUser(className)) {
+                    stats.countExcluded();
+                    return null;
+                }
+                stats = jdkStats;
+            } else if (!filter.test(className)) {
                 stats.countExcluded();
                 return null;
             }
             stats.countScanned();
-            if (!ClassBytes.mentionsSystemClass(classfileBuffer)) {
+            if (!mayCallClocks(classfileBuffer)) {
                 return null;
             }
             stats.countParsed();
-            ClockCallRewriter.Result result = ClockCallRewriter.rewriteCounting(classfileBuffer);
+            ClockCallRewriter.Result result = ClockCallRewriter.rewriteCounting(classfileBuffer, table);
             if (result == null) {
                 return null;
             }

@@ -1,21 +1,30 @@
 package io.fastclock.runtime;
 
 /**
- * The two entry points rewritten call sites link to (descriptor ()J, like the System methods they
- * replace). The backends are static finals: once JIT-compiled, a call costs what its backend costs.
+ * The entry points rewritten call sites link to, each with the descriptor of the JDK method it
+ * replaces (see io.fastclock.rewrite.ClockReplacements). The backends are static finals: once
+ * JIT-compiled, a call costs what its backend costs.
  */
 public final class FastClock {
     private static final LongClock MILLIS = ClockRegistry.sealMillis();
     private static final LongClock NANOS = ClockRegistry.sealNanos();
+    private static final EpochClock EPOCH = ClockRegistry.sealEpoch();
 
     private FastClock() {}
 
+    /** Replaces {@code System.currentTimeMillis()}. */
     public static long currentTimeMillis() {
         return MILLIS.read();
     }
 
+    /** Replaces {@code System.nanoTime()}. */
     public static long nanoTime() {
         return NANOS.read();
+    }
+
+    /** Replaces {@code jdk.internal.misc.VM.getNanoTimeAdjustment(long)} inside java.time. */
+    public static long nanoTimeAdjustment(long offsetSeconds) {
+        return EPOCH.nanoTimeAdjustment(offsetSeconds);
     }
 
     public static String millisBackend() {
@@ -24,5 +33,10 @@ public final class FastClock {
 
     public static String nanosBackend() {
         return NANOS.name();
+    }
+
+    /** Null when java.time's epoch read was never handed to fastclock. */
+    public static String epochBackend() {
+        return EPOCH == null ? null : EPOCH.name();
     }
 }

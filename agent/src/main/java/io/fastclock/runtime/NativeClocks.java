@@ -14,12 +14,19 @@ public final class NativeClocks {
     public static final int PSEUDO_RDTSCP = -101;
     public static final int PSEUDO_LFENCE_RDTSC = -102;
     public static final int PSEUDO_GETTIMEOFDAY = -103;
+    public static final int PSEUDO_RDTSC = -104;
+    public static final int PSEUDO_MFENCE_RDTSC = -105;
 
     /** Bits of {@link #tscFlags()}. */
     public static final int TSC_PRESENT = 1;
     public static final int TSC_INVARIANT = 2;
     public static final int TSC_RDTSCP = 4;
     public static final int TSC_HYPERVISOR = 8;
+    public static final int CPU_INTEL = 16;
+    /** AuthenticAMD or HygonGenuine. */
+    public static final int CPU_AMD = 32;
+    /** AMD: CPUID 0x80000021 EAX bit 2, LFENCE always dispatch serialising. */
+    public static final int LFENCE_SERIALIZING = 64;
 
     private static volatile boolean loaded;
 
@@ -48,6 +55,15 @@ public final class NativeClocks {
     public static native long rdtscp();
 
     public static native long lfenceRdtsc();
+
+    /** AMD's ordered read where LFENCE is not known to serialise. */
+    public static native long mfenceRdtsc();
+
+    /** Unordered: for currentTimeMillis only (no ordering clause, 1 ms budget). */
+    public static native long rdtsc();
+
+    /** Does nothing: the cost of the JNI transition alone. */
+    public static native long noop();
 
     public static native int tscFlags();
 

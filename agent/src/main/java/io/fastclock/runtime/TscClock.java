@@ -93,6 +93,8 @@ public final class TscClock {
     }
 
     private final TickSource source;
+    /** Read by currentTimeMillis only: may be unordered (see docs/DESIGN-NOTES.md, section 9). */
+    private final TickSource millisSource;
     private final Tuning tuning;
     private final TscTrust trust;
     private final RuntimeLog log;
@@ -123,10 +125,20 @@ public final class TscClock {
     private volatile boolean ticksWentBackwards;
 
     public TscClock(TickSource source, TscCalibration calibration, Tuning tuning, TscTrust trust, RuntimeLog log) {
+        this(source, source, calibration, tuning, trust, log);
+    }
+
+    /**
+     * @param source      an ordered tick read: nanoTime, the slow paths, the anchor thread
+     * @param millisSource the same counter, read by currentTimeMillis's fast path (may be unordered)
+     */
+    public TscClock(TickSource source, TickSource millisSource, TscCalibration calibration, Tuning tuning, TscTrust trust,
+                    RuntimeLog log) {
         if (!calibration.converged) {
             throw new IllegalArgumentException("calibration did not converge: " + calibration.problem);
         }
         this.source = source;
+        this.millisSource = millisSource;
         this.tuning = tuning;
         this.trust = trust;
         this.log = log;
@@ -151,9 +163,30 @@ public final class TscClock {
         return nanos != MISS && current == s ? nanos : slowNanoTime();
     }
 
-    public long currentTimeMillis() {
+    /** Returned by {@link #epochNanos()} once the clock has fallen back to the system clocks. */
+    public static final long FALLEN_BACK = Long.MIN_VALUE;
+
+    /**
+     * Epoch time in ns (CLOCK_REALTIME's scale): F(t) plus the realtime offset of the last re-anchor,
+     * the same sum {@link #currentTimeMillis()} truncates, so the two agree. {@link #FALLEN_BACK}
+     * once the clock has fallen back: the caller then uses the JDK's own read.
+     */
+    public long epochNanos() {
         Segment s = current;
         long t = source.ticks();
+        long nanos = evaluate(s, t);
+        if (nanos == MISS || current != s) {
+            if (current.isFallback()) {
+                return FALLEN_BACK;
+            }
+            nanos = slowNanoTime();
+        }
+        return nanos + realtimeOffsetNanos;
+    }
+
+    public long currentTimeMillis() {
+        Segment s = current;
+        long t = millisSource.ticks();
         long nanos = evaluate(s, t);
         if (nanos == MISS || current != s) {
             if (current.isFallback()) {

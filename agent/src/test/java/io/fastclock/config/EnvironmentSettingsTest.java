@@ -41,7 +41,7 @@ class EnvironmentSettingsTest {
                 "FASTCLOCK_INCLUDE", "com.acme.:org.foo.Bar", "FASTCLOCK_EXCLUDE", "com.acme.internal.",
                 "FASTCLOCK_LOG", "debug", "FASTCLOCK_THRESHOLD", "250", "FASTCLOCK_SYSFS", "/tmp/sys",
                 "FASTCLOCK_PROCFS", "/tmp/proc", "FASTCLOCK_RECHECK", "200", "FASTCLOCK_LIBRARY", "/opt/libfastclock.so",
-                "FASTCLOCK_JMX", "on");
+                "FASTCLOCK_JMX", "on", "FASTCLOCK_JDK", "none");
         assertEquals(Settings.Mode.ON, s.mode());
         assertEquals(Settings.Millis.JNA_COARSE, s.millis());
         assertEquals(Settings.Nanos.SYSTEM, s.nanos());
@@ -54,6 +54,7 @@ class EnvironmentSettingsTest {
         assertEquals(200, s.recheckMs());
         assertEquals(Paths.get("/opt/libfastclock.so"), s.library());
         assertEquals(Settings.Jmx.ON, s.jmx());
+        assertEquals(io.fastclock.rewrite.JdkScope.NONE, s.jdk());
         for (String key : Settings.KEYS) {
             assertEquals("environment variable " + Settings.environmentName(key), s.sourceOf(key));
         }

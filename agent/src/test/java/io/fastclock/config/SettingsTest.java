@@ -72,7 +72,7 @@ class SettingsTest {
     @Test
     void everyKeyFromAgentArguments() {
         Settings s = args("mode=on,millis=jna-coarse,nanos=system,include=com.acme.:org.foo.Bar,"
-                + "exclude=com.acme.internal.,log=debug,threshold=250,sysfs=/tmp/s,procfs=/tmp/p,recheck=50,library=/opt/lib/libfastclock.so,jmx=off");
+                + "exclude=com.acme.internal.,log=debug,threshold=250,sysfs=/tmp/s,procfs=/tmp/p,recheck=50,library=/opt/lib/libfastclock.so,jdk=all,jmx=off");
         assertEquals(Settings.Mode.ON, s.mode());
         assertEquals(Settings.Millis.JNA_COARSE, s.millis());
         assertEquals(Settings.Nanos.SYSTEM, s.nanos());
@@ -84,6 +84,7 @@ class SettingsTest {
         assertEquals(Paths.get("/tmp/p"), s.procfsRoot());
         assertEquals(50, s.recheckMs());
         assertEquals(Paths.get("/opt/lib/libfastclock.so"), s.library());
+        assertEquals(io.fastclock.rewrite.JdkScope.ALL, s.jdk());
         assertEquals(Settings.Jmx.OFF, s.jmx());
         for (String k : Settings.KEYS) {
             assertEquals("agent argument", s.sourceOf(k));
@@ -159,10 +160,10 @@ class SettingsTest {
         "include=.com|fastclock: bad setting include=.com (agent argument): accepted values are dotted package or class-name prefixes (Java identifier characters and dots) separated by ':'; '.com' is not one",
         "include=com..acme|fastclock: bad setting include=com..acme (agent argument): accepted values are dotted package or class-name prefixes (Java identifier characters and dots) separated by ':'; 'com..acme' is not one",
         "include=com.*|fastclock: bad setting include=com.* (agent argument): accepted values are dotted package or class-name prefixes (Java identifier characters and dots) separated by ':'; 'com.*' is not one",
-        "nanoz=tsc|fastclock: unknown setting 'nanoz' (agent argument): known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jmx",
+        "nanoz=tsc|fastclock: unknown setting 'nanoz' (agent argument): known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx",
         "mode=on,mode=off|fastclock: setting 'mode' given twice in agent arguments",
         "mode=on,log=debug,mode=on|fastclock: setting 'mode' given twice in agent arguments",
-        "modeon|fastclock: bad agent argument 'modeon': expected key=value pairs separated by ',' (known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jmx)",
+        "modeon|fastclock: bad agent argument 'modeon': expected key=value pairs separated by ',' (known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx)",
     })
     void badAgentArgument(String agentArgs, String message) {
         assertEquals(message, error(agentArgs));
@@ -171,14 +172,14 @@ class SettingsTest {
     @Test
     void badSystemProperties() {
         assertEquals("fastclock: unknown setting 'nanoz' (system property fastclock.nanoz): known settings are "
-                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jmx",
+                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx",
                 error(null, props("fastclock.nanoz", "tsc")));
         assertEquals("fastclock: bad setting nanos=fast (system property fastclock.nanos): accepted values are "
                 + "auto, tsc, system, coarse", error("", props("fastclock.nanos", "fast")));
         assertEquals("fastclock: bad setting threshold=abc (system property fastclock.threshold): accepted values "
                 + "are a whole number of nanoseconds from 1 to 1000000", error(null, props("fastclock.threshold", "abc")));
         assertEquals("fastclock: unknown setting '' (system property fastclock.): known settings are "
-                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jmx",
+                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx",
                 error(null, props("fastclock.", "x")));
     }
 
@@ -257,7 +258,7 @@ class SettingsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library"})
+    @ValueSource(strings = {"mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk", "jmx"})
     void sourceOfKnowsEveryKey(String key) {
         assertEquals("default", Settings.defaults().sourceOf(key));
     }

@@ -120,9 +120,17 @@ class ClockTransformerTest {
     }
 
     @Test
-    void nullsRedefinitionsAndExclusionsAreLeftAlone() throws Exception {
+    void retransformationsAreRewrittenLikeLoads() throws Exception {
+        // Classes loaded before the agent are reached by retransformation; another agent's
+        // retransformation of a rewritten class must keep the rewrite.
+        byte[] out = transformer.transform(null, gen.main, String.class, null, clockClass);
+        assertNotNull(out, "retransformation");
+        assertEquals(1, stats.rewritten());
+    }
+
+    @Test
+    void nullsAndExclusionsAreLeftAlone() throws Exception {
         assertNull(transformer.transform(null, null, null, null, clockClass));
-        assertNull(transformer.transform(null, gen.main, String.class, null, clockClass), "redefinition");
         assertNull(transformer.transform(null, gen.main, null, null, null));
         assertNull(transform("java/util/Timer", clockClass));
         assertNull(transform("io/fastclock/runtime/FastClock", clockClass));

@@ -78,6 +78,11 @@ class TscClockTest {
         return new TscClock(source, calibration(source, calibratedNanosPerTick), new TscClock.Tuning(), trust, log);
     }
 
+    /** A clock calibrated at the counter's true rate, always trusted (for other runtime tests). */
+    static TscClock newClock(ManualTicks source) {
+        return clock(source, source.trueNanosPerTick, TscTrust.ALWAYS, new RecordingLog());
+    }
+
     private static TscCalibration calibration(ManualTicks source, double calibratedNanosPerTick) {
         return TscCalibration.of(calibratedNanosPerTick, source.ticks, source.monotonic(),
                 source.monotonic() + source.realtimeOffset);
@@ -314,6 +319,92 @@ class TscClockTest {
         clock.anchorRound();
         expected = (source.monotonic() + source.realtimeOffset) / 1_000_000L;
         assertEquals(expected, clock.currentTimeMillis(), 1.0);
+    }
+
+    /** The millis tick source: the same counter as ticks, read through a hook and counted. */
+    static final class MillisTicks extends TickSource {
+        final ManualTicks counter;
+        int reads;
+        /** Added to the counter's value: a read the CPU executed that many ticks early (negative) or late. */
+        long skewTicks;
+        Runnable beforeNextTick;
+
+        MillisTicks(ManualTicks counter) {
+            this.counter = counter;
+        }
+
+        @Override
+        public long ticks() {
+            reads++;
+            Runnable hook = beforeNextTick;
+            if (hook != null) {
+                beforeNextTick = null;
+                hook.run();
+            }
+            return counter.ticks + skewTicks;
+        }
+    }
+
+    private static TscClock clockWithMillisSource(ManualTicks source, MillisTicks millis, RecordingLog log) {
+        return new TscClock(source, millis, calibration(source, source.trueNanosPerTick), new TscClock.Tuning(),
+                TscTrust.ALWAYS, log);
+    }
+
+    private static long referenceMillis(ManualTicks source) {
+        return (source.monotonic() + source.realtimeOffset) / 1_000_000L;
+    }
+
+    @Test
+    void millisReadTheirOwnTickSourceAndNanoTimeNeverDoes() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        MillisTicks millis = new MillisTicks(source);
+        TscClock clock = clockWithMillisSource(source, millis, new RecordingLog());
+        for (int i = 0; i < 5; i++) {
+            source.advanceNanos(100_000_000);
+            clock.anchorRound();
+            clock.nanoTime();
+        }
+        assertEquals(0, millis.reads, "nanoTime must only use the ordered source");
+        for (int i = 0; i < 10; i++) {
+            source.advanceNanos(1_234_567);
+            assertEquals(referenceMillis(source), clock.currentTimeMillis(), 1.0);
+        }
+        assertEquals(10, millis.reads, "each millis read takes one tick from the millis source");
+    }
+
+    @Test
+    void anUnorderedMillisTickReadEarlyOrLateStaysWithinTheMillisBounds() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        MillisTicks millis = new MillisTicks(source);
+        TscClock clock = clockWithMillisSource(source, millis, new RecordingLog());
+        for (int i = 0; i < 3; i++) { // a segment published ahead, so early ticks meet the one before
+            source.advanceNanos(300_000_000);
+            clock.anchorRound();
+        }
+        // A few thousand ticks either way: far more than an out-of-order window, far less than 1 ms.
+        for (long skew : new long[] {-3_000, 3_000}) {
+            millis.skewTicks = skew;
+            long value = clock.currentTimeMillis();
+            long reference = referenceMillis(source);
+            assertTrue(value >= reference - 1 && value <= reference + 1, "skew " + skew + ": " + value + " vs " + reference);
+        }
+    }
+
+    @Test
+    void aMillisTickReadAfterTheFallbackIsStillWithinTheMillisBounds() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        MillisTicks millis = new MillisTicks(source);
+        TscClock clock = clockWithMillisSource(source, millis, new RecordingLog());
+        source.advanceNanos(10_000_000);
+        // The unordered tick read executes after the fallback has been published (and 0.3 ms later).
+        millis.beforeNextTick = () -> {
+            clock.fallBack("test");
+            source.advanceNanos(300_000);
+        };
+        long value = clock.currentTimeMillis();
+        long reference = referenceMillis(source);
+        assertTrue(value >= reference - 1 && value <= reference + 1, value + " vs " + reference);
+        assertEquals(reference, clock.currentTimeMillis(), "after the fallback: the system clock");
     }
 
     @Test

@@ -77,7 +77,7 @@ public final class Backends {
         System.err.println("fastclock-bench: installed millis=" + m + " nanos=" + n);
     }
 
-    private static void loadNative() {
+    static void loadNative() {
         NativeLibraryLoader.Result r = NativeLibraryLoader.load(null, NativeLibraryExtractor.defaultTempRoot(), null);
         if (!r.loaded()) {
             throw new IllegalStateException(r.problem);

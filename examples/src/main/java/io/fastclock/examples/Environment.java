@@ -25,13 +25,16 @@ final class Environment {
   }
 
   /** Whether LD_PRELOAD names the slow-clocksource simulator, with its settings. */
-  static String simulator(String ldPreload, String spinNs, String fine, String steps) {
+  static String simulator(String ldPreload, String spinNs, String fine, String steps, String serialize) {
     if (ldPreload == null || !ldPreload.contains("slowclock")) {
       return "no";
     }
     StringBuilder s = new StringBuilder("yes (LD_PRELOAD=").append(ldPreload);
     s.append(", SLOWCLOCK_FINE=").append(fine == null || fine.isEmpty() ? "syscall" : fine);
     s.append(", SLOWCLOCK_SPIN_NS=").append(spinNs == null || spinNs.isEmpty() ? "0" : spinNs);
+    if ("1".equals(serialize)) {
+      s.append(", SLOWCLOCK_SERIALIZE=1 (one read at a time, as HPET)");
+    }
     if (steps != null && !steps.isEmpty()) {
       s.append(", SLOWCLOCK_STEPS=").append(steps);
     }
@@ -60,7 +63,7 @@ final class Environment {
     t.row("processors", Integer.toString(processors));
     t.row("clocksource", clocksource(CLOCKSOURCE));
     t.row("slowclock simulator", simulator(System.getenv("LD_PRELOAD"), System.getenv("SLOWCLOCK_SPIN_NS"),
-        System.getenv("SLOWCLOCK_FINE"), System.getenv("SLOWCLOCK_STEPS")));
+        System.getenv("SLOWCLOCK_FINE"), System.getenv("SLOWCLOCK_STEPS"), System.getenv("SLOWCLOCK_SERIALIZE")));
     t.row("fastclock agent", agent(System.getProperty("fastclock.active")));
     // Drop the empty header row and its rule: this is a list of facts, not a table.
     String[] lines = t.toString().split(System.lineSeparator(), 3);

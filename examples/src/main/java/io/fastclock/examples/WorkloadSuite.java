@@ -12,6 +12,9 @@ final class WorkloadSuite {
     list.add(new RequestLoopWorkload());
     list.add(new TtlCacheWorkload());
     list.add(new EventStampWorkload());
+    list.add(JavaTimeWorkload.instant());
+    list.add(JavaTimeWorkload.localDateTime());
+    list.add(new LogbackWorkload());
     return list;
   }
 

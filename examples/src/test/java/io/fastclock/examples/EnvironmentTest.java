@@ -1,6 +1,7 @@
 package io.fastclock.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -22,13 +23,15 @@ class EnvironmentTest {
 
   @Test
   void simulatorIsRecognisedInLdPreload() {
-    assertEquals("no", Environment.simulator(null, null, null, null));
-    assertEquals("no", Environment.simulator("/lib/libjemalloc.so", "500", null, null));
-    String s = Environment.simulator("/x/libslowclock.so", "500", null, "2000:+5000");
+    assertEquals("no", Environment.simulator(null, null, null, null, null));
+    assertEquals("no", Environment.simulator("/lib/libjemalloc.so", "500", null, null, "1"));
+    String s = Environment.simulator("/x/libslowclock.so", "500", null, "2000:+5000", null);
     assertTrue(s.startsWith("yes"), s);
     assertTrue(s.contains("SLOWCLOCK_SPIN_NS=500"), s);
     assertTrue(s.contains("SLOWCLOCK_FINE=syscall"), s);
     assertTrue(s.contains("SLOWCLOCK_STEPS=2000:+5000"), s);
+    assertFalse(s.contains("SERIALIZE"), s);
+    assertTrue(Environment.simulator("/x/libslowclock.so", "500", null, null, "1").contains("SLOWCLOCK_SERIALIZE=1"));
   }
 
   @Test

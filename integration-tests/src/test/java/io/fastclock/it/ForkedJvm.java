@@ -190,6 +190,90 @@ public final class ForkedJvm {
         }
     }
 
+    /** Starts the JVM and returns at once (for tests that act on a running JVM, e.g. attach). */
+    public Running start() throws IOException {
+        Path out = Files.createTempFile("fastclock-it", ".out");
+        Path err = Files.createTempFile("fastclock-it", ".err");
+        ProcessBuilder pb = new ProcessBuilder(command());
+        pb.environment().putAll(env);
+        pb.redirectOutput(out.toFile());
+        pb.redirectError(err.toFile());
+        return new Running(command(), pb.start(), out, err, timeoutSeconds);
+    }
+
+    /** A JVM started by {@link #start()}. */
+    public static final class Running implements AutoCloseable {
+        private final List<String> command;
+        public final Process process;
+        private final Path out;
+        private final Path err;
+        private final long timeoutSeconds;
+
+        Running(List<String> command, Process process, Path out, Path err, long timeoutSeconds) {
+            this.command = command;
+            this.process = process;
+            this.out = out;
+            this.err = err;
+            this.timeoutSeconds = timeoutSeconds;
+        }
+
+        public long pid() {
+            return process.pid();
+        }
+
+        public String stdout() throws IOException {
+            return read(out);
+        }
+
+        public String stderr() throws IOException {
+            return read(err);
+        }
+
+        /** Waits until the JVM has printed {@code line} on stdout; fails if it exits first or takes too long. */
+        public void awaitLine(String line) throws IOException, InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+            while (System.nanoTime() < deadline) {
+                for (String l : stdout().split("\n")) {
+                    if (l.equals(line)) {
+                        return;
+                    }
+                }
+                if (!process.isAlive()) {
+                    throw new AssertionError("the JVM exited (" + process.exitValue() + ") before printing '" + line
+                            + "'\nstdout:\n" + stdout() + "\nstderr:\n" + stderr());
+                }
+                Thread.sleep(20);
+            }
+            throw new AssertionError("the JVM did not print '" + line + "' in " + timeoutSeconds + " s\nstdout:\n"
+                    + stdout() + "\nstderr:\n" + stderr());
+        }
+
+        /** Waits for the JVM to exit and returns what it did. */
+        public Result finish() throws IOException, InterruptedException {
+            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor();
+                throw new AssertionError("JVM did not finish in " + timeoutSeconds + " s: " + command + "\nstdout:\n"
+                        + stdout() + "\nstderr:\n" + stderr());
+            }
+            return new Result(command, process.exitValue(), stdout(), stderr());
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (process.isAlive()) {
+                process.destroyForcibly();
+                try {
+                    process.waitFor(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
     private static String read(Path p) throws IOException {
         return new String(Files.readAllBytes(p), StandardCharsets.UTF_8);
     }

@@ -32,13 +32,15 @@ import org.knowm.xchart.style.Styler;
  * <pre>ReportGenerator --results benchmarks/results --docs docs --mode quick</pre>
  */
 public final class ReportGenerator {
-    static final String[] MACHINES = {"tsc", "sim-syscall", "sim-hpet500"};
+    static final String[] MACHINES = {"tsc", "sim-syscall", "sim-hpet500", "sim-hpet500-serial"};
     static final Map<String, String> MACHINE_TEXT = new LinkedHashMap<>();
 
     static {
         MACHINE_TEXT.put("tsc", "this VM as it is (clocksource tsc: clock reads stay in the vDSO)");
         MACHINE_TEXT.put("sim-syscall", "LD_PRELOAD=libslowclock.so: every fine clock read is a real syscall (what hpet/acpi_pm/xen do, minus the hardware access)");
         MACHINE_TEXT.put("sim-hpet500", "the same plus SLOWCLOCK_SPIN_NS=500 busy wait per read (HPET-like: 600+ ns a read)");
+        MACHINE_TEXT.put("sim-hpet500-serial", "sim-hpet500 with SLOWCLOCK_SERIALIZE=1: one fine read at a time across the "
+                + "process, as HPET serialises reads machine-wide (only the scaling set is run here)");
     }
 
     /** One row of the tables: a benchmark method (and backend parameter) and what it gives up. */
@@ -89,6 +91,32 @@ public final class ReportGenerator {
                 "CLOCK_MONOTONIC_COARSE: one-tick resolution; never chosen for nanoTime unless asked by name"));
         ROWS.add(new Row("fc.nanos.tsc", "fastclock nanos [tsc]", "FastClockBench.nanoTime", "tsc",
                 "rdtsc scaled to CLOCK_MONOTONIC, < 1 µs resolution, monotonic across threads; calibration + anchor thread + trust re-checks"));
+        ROWS.add(new Row("limit.noop", "LIMIT: JNI no-op call", "LimitBench.jniNoop", null,
+                "the JNI transition alone: what any JNI clock pays on top of its read"));
+        ROWS.add(new Row("limit.rdtscp", "LIMIT: JNI rdtscp", "LimitBench.jniRdtscp", null,
+                "an ordered TSC read through JNI, no clock logic"));
+        ROWS.add(new Row("limit.lfence", "LIMIT: JNI lfence; rdtsc", "LimitBench.jniLfenceRdtsc", null,
+                "an ordered TSC read (Intel; AMD with LFENCE serialising) through JNI, no clock logic"));
+        ROWS.add(new Row("limit.mfence", "LIMIT: JNI mfence; rdtsc", "LimitBench.jniMfenceRdtsc", null,
+                "AMD's ordered read through JNI (offered on AMD only)"));
+        ROWS.add(new Row("limit.rdtsc", "LIMIT: JNI rdtsc (unordered)", "LimitBench.jniRdtsc", null,
+                "an unordered TSC read through JNI: what TSC millis reads"));
+        ROWS.add(new Row("limit.coarse", "LIMIT: JNI CLOCK_REALTIME_COARSE", "LimitBench.jniRealtimeCoarse", null,
+                "the coarse clock through JNI, no dispatch"));
+        for (String agent : new String[] {"none", "fastclock"}) {
+            String with = agent.equals("none") ? "" : " [agent]";
+            String how = agent.equals("none") ? "the JDK as it is" : "with -javaagent:fastclock.jar (auto)";
+            ROWS.add(new Row("jt.instant." + agent, "Instant.now()" + with, "JavaTimeBench.instantNow", agent,
+                    how + ": Clock.currentInstant, VM.getNanoTimeAdjustment"));
+            ROWS.add(new Row("jt.clockmillis." + agent, "Clock.systemUTC().millis()" + with, "JavaTimeBench.clockMillis", agent,
+                    how + ": System.currentTimeMillis inside the JDK"));
+            ROWS.add(new Row("jt.ldt." + agent, "LocalDateTime.now()" + with, "JavaTimeBench.localDateTimeNow", agent,
+                    how + ": Instant.now plus the zone's offset"));
+            ROWS.add(new Row("log.logback." + agent, "Logback event" + with, "LoggingBench.logbackEvent", agent,
+                    how + ": Logback 1.5, pattern with %d, to a null stream"));
+            ROWS.add(new Row("log.log4j2." + agent, "Log4j2 event" + with, "LoggingBench.log4j2Event", agent,
+                    how + ": Log4j2 2.24, pattern with %d, to a null stream"));
+        }
         ROWS.add(new Row("log4j.system", "Log4j2 SystemClock", "PeerClockBench.log4jSystemClock", null,
                 "nothing: System.currentTimeMillis() behind an interface"));
         ROWS.add(new Row("log4j.cached", "Log4j2 CachedClock", "PeerClockBench.log4jCachedClock", null,
@@ -109,7 +137,7 @@ public final class ReportGenerator {
                 "ticks scaled by a one-time calibration (drifts; no re-anchoring); else System.nanoTime()"));
     }
 
-    static final String[] SCALING = {"sys.millis", "fc.millis.coarse", "sys.nanos", "fc.nanos.tsc"};
+    static final String[] SCALING = {"sys.millis", "fc.millis.coarse", "fc.millis.tsc", "sys.nanos", "fc.nanos.tsc"};
 
     /** score and error in ns/op (avgt) and total ops/s (thrpt, when measured). */
     static final class Result {
@@ -129,6 +157,8 @@ public final class ReportGenerator {
     boolean thrptMeasured;
     /** clock_getres(CLOCK_REALTIME_COARSE) of the benchmarked machine from machine.json, or -1. */
     long coarseTickNs = -1;
+    /** machine.json as run.sh recorded it (C costs of each read, the TSC reads chosen), or null. */
+    JsonObject machineInfo;
 
     public static void main(String[] args) throws IOException {
         Path results = Path.of("benchmarks/results");
@@ -155,6 +185,7 @@ public final class ReportGenerator {
             if (info.has("realtimeCoarseResolutionNs")) {
                 g.coarseTickNs = info.get("realtimeCoarseResolutionNs").getAsLong();
             }
+            g.machineInfo = info;
         }
         JsonObject startup = null;
         Path s = results.resolve("startup.json");
@@ -176,6 +207,8 @@ public final class ReportGenerator {
             String backend = null;
             if (o.has("params") && o.getAsJsonObject("params").has("backend")) {
                 backend = o.getAsJsonObject("params").get("backend").getAsString();
+            } else if (o.has("params") && o.getAsJsonObject("params").has("agent")) {
+                backend = o.getAsJsonObject("params").get("agent").getAsString();
             }
             Row row = null;
             for (Row r : ROWS) {
@@ -276,8 +309,13 @@ public final class ReportGenerator {
         for (String m : MACHINES) {
             b.append("- **").append(m).append("**: ").append(MACHINE_TEXT.get(m)).append(data.containsKey(m) ? "" : " — *not run*").append('\n');
         }
-        b.append("\nThe simulator does not reproduce HPET's machine-wide serialisation of reads, so the multi-thread "
-                + "rows under it are optimistic for the system clocks.\n\n");
+        if (data.containsKey("sim-hpet500-serial")) {
+            b.append("\nOnly sim-hpet500-serial serialises fine reads across threads, as HPET does machine-wide; the "
+                    + "multi-thread rows of the other simulated machines are optimistic for the system clocks.\n\n");
+        } else {
+            b.append("\nThe simulator here did not serialise reads (sim-hpet500-serial not run), so the multi-thread "
+                    + "rows under it are optimistic for the system clocks.\n\n");
+        }
         if (!thrptMeasured) {
             b.append("This is a `--quick` run: only JMH's average-time mode was measured; total calls/s are derived as "
                     + "threads × 10⁹ / (ns per call). `--full` measures throughput mode as well.\n\n");
@@ -299,6 +337,8 @@ public final class ReportGenerator {
         b.append("## Scaling: ns per call (per thread) and total calls/s (millions) for 1..").append(threadCounts.isEmpty() ? 0 : threadCounts.last())
                 .append(" threads\n\n");
         scaling(b, docs);
+
+        limitSection(b);
 
         b.append("## What each clock gives up\n\n| clock | gives up |\n|---|---|\n");
         for (Row r : ROWS) {
@@ -327,6 +367,52 @@ public final class ReportGenerator {
                 + "`java -jar benchmarks/target/benchmarks.jar FastClockBench -p backend=tsc -t 2`; under the simulator prefix "
                 + "`LD_PRELOAD=native/target/libslowclock.so SLOWCLOCK_SPIN_NS=500`.\n");
         return b.toString();
+    }
+
+    /**
+     * fastclock's JNI reads against their limit on each machine: the JNI no-op (JMH) plus the read
+     * timed in C (machine.json), and the same read through JNI with no clock logic (JMH).
+     */
+    private void limitSection(StringBuilder b) {
+        if (machineInfo == null || !machineInfo.has("readNanosInC")) {
+            return;
+        }
+        JsonObject inC = machineInfo.getAsJsonObject("readNanosInC");
+        String nanosRead = machineInfo.get("tscNanosRead").getAsString();
+        String millisRead = machineInfo.get("tscMillisRead").getAsString();
+        Map<String, String> limitRow = Map.of("RDTSCP", "limit.rdtscp", "LFENCE_RDTSC", "limit.lfence",
+                "MFENCE_RDTSC", "limit.mfence", "RDTSC", "limit.rdtsc", "REALTIME_COARSE", "limit.coarse");
+        String[][] clocks = {
+            {"fc.nanos.tsc", nanosRead, "fastclock nanos [tsc]"},
+            {"fc.millis.tsc", millisRead, "fastclock millis [tsc]"},
+            {"fc.millis.coarse", "REALTIME_COARSE", "fastclock millis [coarse]"},
+        };
+        b.append("## Against the limit, 1 thread (ns per call)\n\n");
+        b.append("LIMIT = a JNI call that does nothing (JMH, `LimitBench.jniNoop`) + the read timed in C (`machine.json`, "
+                + "best of 7 × 20k reads). \"JNI + read\" is the same read through JNI with no clock logic (JMH). The TSC "
+                + "clock here reads `").append(nanosRead).append("` for nanoTime and `").append(millisRead)
+                .append("` for currentTimeMillis (chosen at start-up: the cheapest ordered read the CPU documents; "
+                        + "an unordered read for millis).\n\n");
+        b.append("| clock | machine | fastclock | read | in C | LIMIT | JNI + read | over LIMIT |\n|---|---|---:|---|---:|---:|---:|---:|\n");
+        for (String m : MACHINES) {
+            Result noop = get(m, "limit.noop", 1);
+            if (noop == null) {
+                continue;
+            }
+            for (String[] c : clocks) {
+                Result fc = get(m, c[0], 1);
+                if (fc == null || !inC.has(c[1])) {
+                    continue;
+                }
+                double limit = noop.avg + inC.get(c[1]).getAsDouble();
+                b.append("| ").append(c[2]).append(" | ").append(m).append(" | ").append(fmt(fc.avg)).append(" | ").append(c[1])
+                        .append(" | ").append(fmt(inC.get(c[1]).getAsDouble())).append(" | ").append(fmt(limit)).append(" | ")
+                        .append(ns(get(m, limitRow.get(c[1]), 1))).append(" | ")
+                        .append(String.format(Locale.ROOT, "%+.0f%%", (fc.avg / limit - 1) * 100)).append(" |\n");
+            }
+        }
+        b.append("\nThe C timing of a coarse read on a simulated machine is the real vDSO one (the simulator passes "
+                + "the coarse clocks through), so its LIMIT is the same on every machine.\n\n");
     }
 
     /** A row's semantics with the coarse tick filled in: this machine's, when run.sh recorded it, else in general. */

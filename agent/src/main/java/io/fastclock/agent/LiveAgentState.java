@@ -1,0 +1,133 @@
+package io.fastclock.agent;
+
+import io.fastclock.probe.Backend;
+import io.fastclock.rewrite.RewriteStats;
+import io.fastclock.runtime.RuntimeLog;
+import io.fastclock.runtime.TscClock;
+
+/**
+ * Keeps {@link AgentState}'s counts and TSC figures current while fastclock is active: a daemon
+ * thread ("fastclock-state") refreshes them about once a second (it writes only what changed), and
+ * a TSC fallback is published at once through the log the TSC clock warns with.
+ */
+final class LiveAgentState {
+    static final long REFRESH_MILLIS = 1000;
+
+    private static final Object LOCK = new Object();
+    private static RewriteStats stats;
+    private static RewriteStats jdkStats;
+    private static TscClock tsc;
+    private static Thread refresher;
+
+    private LiveAgentState() {}
+
+    /** Call sites are being rewritten: the backends, and counters refreshed from now on. */
+    static void active(String reason, Backend millis, Backend nanos, String epoch, RewriteStats rewriteStats,
+            RewriteStats jdkRewriteStats, TscClock tscClock) {
+        synchronized (LOCK) {
+            stats = rewriteStats;
+            jdkStats = jdkRewriteStats;
+            tsc = tscClock;
+        }
+        AgentState.set(AgentState.MILLIS, backendName(millis));
+        AgentState.set(AgentState.NANOS, backendName(nanos));
+        AgentState.set(AgentState.EPOCH, epoch);
+        refresh();
+        AgentState.set(AgentState.REASON, AgentState.withoutPrefix(reason));
+        AgentState.set(AgentState.ACTIVE, "true");
+        startRefresher();
+    }
+
+    /** After a detach: the refresher stops, the verdict says what was restored. */
+    static void detached(String line) {
+        Thread t;
+        synchronized (LOCK) {
+            t = refresher;
+            stats = null;
+            jdkStats = null;
+        }
+        if (t != null) {
+            t.interrupt();
+        }
+        refresh();
+        AgentState.set(AgentState.MILLIS, "system");
+        AgentState.set(AgentState.NANOS, "system");
+        AgentState.set(AgentState.EPOCH, "system");
+        AgentState.set(AgentState.ACTIVE, "false");
+        AgentState.set(AgentState.REASON, line);
+    }
+
+    /** Wraps the log the TSC clock warns through, so that a fallback is published at once. */
+    static RuntimeLog publishingFallbacks(RuntimeLog log) {
+        return message -> {
+            log.warn(message);
+            refresh();
+        };
+    }
+
+    /** Publishes the current counts and TSC figures (cheap; only changed values are written). */
+    static void refresh() {
+        RewriteStats s;
+        RewriteStats j;
+        TscClock t;
+        synchronized (LOCK) {
+            s = stats;
+            j = jdkStats;
+            t = tsc;
+        }
+        if (s != null) {
+            AgentState.set(AgentState.CLASSES, Long.toString(s.rewritten()));
+            AgentState.set(AgentState.CALLSITES, Long.toString(s.callSites()));
+        }
+        if (j != null) {
+            AgentState.set(AgentState.JDK_CLASSES, Long.toString(j.rewritten()));
+            AgentState.set(AgentState.JDK_CALLSITES, Long.toString(j.callSites()));
+        }
+        if (t != null) {
+            AgentState.set(AgentState.TSC_WORST_ERROR_NANOS, Long.toString(t.worstErrorNanos()));
+            AgentState.set(AgentState.TSC_REANCHORS, Long.toString(t.reanchors()));
+            AgentState.set(AgentState.TSC_LAST_RATE_CHANGE_PPM, Double.toString(Math.round(t.lastRateChangePpm() * 1000) / 1000.0));
+            String fallback = t.fallbackReason();
+            if (fallback != null) {
+                AgentState.set(AgentState.FALLBACK, fallback);
+            }
+        }
+    }
+
+    private static void startRefresher() {
+        synchronized (LOCK) {
+            if (refresher != null) {
+                return;
+            }
+            refresher = new Thread(LiveAgentState::refreshForever, "fastclock-state");
+            refresher.setDaemon(true);
+            refresher.start();
+        }
+    }
+
+    private static void refreshForever() {
+        try {
+            while (true) {
+                Thread.sleep(REFRESH_MILLIS);
+                refresh();
+            }
+        } catch (InterruptedException e) {
+            // the JVM is going away, or someone stopped us: nothing to clean up
+        } catch (RuntimeException e) {
+            // never break the host for a figure in a system property
+        }
+    }
+
+    static String backendName(Backend backend) {
+        switch (backend) {
+            case COARSE:
+                return "coarse";
+            case TSC:
+                return "tsc";
+            case JNA_COARSE:
+                return "jna-coarse";
+            default:
+                return "system";
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.fastclock.agent;
+
+import io.fastclock.rewrite.ClockTransformer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rewrites classes that were loaded before the transformer was installed (the JDK classes behind
+ * java.time, another agent's classes, an early application class, or everything when attached to a
+ * running JVM), by retransformation: the transformer sees each class's bytes again and its methods
+ * are replaced at their next call.
+ *
+ * <p>Only classes that can need it are retransformed: in the transformer's scope, modifiable, and
+ * whose class file (read as a resource, which is cheap) names an owner of a replaced method. A
+ * retransformation is a redefinition for the JVM (a safepoint, dependent code deoptimised), so
+ * retransforming every loaded class would cost far more than reading the candidates' bytes. A class
+ * whose bytes cannot be read (generated at run time) is retransformed only if {@code
+ * unreadableToo} says so.
+ */
+final class Retransformer {
+    /** Classes per retransformClasses call: one VM operation each. */
+    static final int BATCH = 100;
+
+    /** What a pass did. */
+    static final class Outcome {
+        int candidates;
+        int retransformed;
+        int failed;
+        int unreadable;
+        String firstFailure;
+        /** Choosing the candidates (reading their class files). */
+        long scanNanos;
+        long elapsedNanos;
+    }
+
+    private final Instrumentation inst;
+    private final ClockTransformer transformer;
+
+    Retransformer(Instrumentation inst, ClockTransformer transformer) {
+        this.inst = inst;
+        this.transformer = transformer;
+    }
+
+    /**
+     * Retransforms the loaded classes that may call the clocks.
+     *
+     * @param loaded the classes to consider (e.g. {@code inst.getAllLoadedClasses()})
+     * @param unreadableToo whether a class whose class file cannot be read as a resource is
+     *     retransformed anyway (the transformer then decides from its real bytes)
+     */
+    Outcome run(Class<?>[] loaded, boolean unreadableToo) {
+        long started = System.nanoTime();
+        Outcome outcome = new Outcome();
+        List<Class<?>> candidates = new ArrayList<>();
+        for (Class<?> c : loaded) {
+            String name = c.getName();
+            if (!transformer.mayBeInScope(name) || c.isArray() || c.isPrimitive()) {
+                continue;
+            }
+            String internalName = name.replace('.', '/');
+            if (!transformer.inScope(internalName) || !inst.isModifiableClass(c)) {
+                continue;
+            }
+            if (transformer.isKnownClockCaller(internalName)) {
+                candidates.add(c); // no need to read the JDK's image to know
+                continue;
+            }
+            byte[] bytes = classFile(c, internalName);
+            if (bytes == null) {
+                outcome.unreadable++;
+                if (!unreadableToo) {
+                    continue;
+                }
+            } else if (!transformer.callsClocks(bytes)) {
+                continue;
+            }
+            candidates.add(c);
+        }
+        outcome.candidates = candidates.size();
+        outcome.scanNanos = System.nanoTime() - started;
+        for (int from = 0; from < candidates.size(); from += BATCH) {
+            List<Class<?>> batch = candidates.subList(from, Math.min(candidates.size(), from + BATCH));
+            try {
+                inst.retransformClasses(batch.toArray(new Class<?>[0]));
+                outcome.retransformed += batch.size();
+            } catch (Throwable batchFailure) {
+                // The JVM retransforms a batch all or nothing: retry one by one to keep the rest.
+                for (Class<?> c : batch) {
+                    try {
+                        inst.retransformClasses(c);
+                        outcome.retransformed++;
+                    } catch (Throwable t) {
+                        outcome.failed++;
+                        if (outcome.firstFailure == null) {
+                            outcome.firstFailure = c.getName() + " (" + t + ")";
+                        }
+                    }
+                }
+            }
+        }
+        outcome.elapsedNanos = System.nanoTime() - started;
+        return outcome;
+    }
+
+    /** The class file as its loader or module has it, or null. */
+    private static byte[] classFile(Class<?> c, String internalName) {
+        String resource = internalName + ".class";
+        try {
+            Module module = c.getModule();
+            InputStream in;
+            if (module.isNamed()) {
+                in = module.getResourceAsStream(resource); // .class resources are never encapsulated
+            } else {
+                ClassLoader loader = c.getClassLoader();
+                in = loader == null ? null : loader.getResourceAsStream(resource);
+            }
+            if (in == null) {
+                return null;
+            }
+            try (InputStream stream = in) {
+                return stream.readAllBytes();
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package io.fastclock.commands;
+
+import io.fastclock.config.Settings;
+import io.fastclock.config.SettingsException;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Properties;
+
+/**
+ * {@code attach PID [key=value,...]}: loads fastclock.jar into a running JVM with those settings,
+ * waits for the agent's verdict in the JVM's system properties and prints it with what was rewritten.
+ */
+final class AttachCommand {
+    static final long DEFAULT_TIMEOUT_SECONDS = 60;
+    static final long POLL_MILLIS = 100;
+    static final String JEP_451_NOTE = "note: a JVM of JDK 21 or later prints four WARNING lines on its stderr when an agent is"
+            + " loaded into it while it runs (JEP 451: \"A Java agent has been loaded dynamically ...\"); they are the"
+            + " JVM's notice, not an error, and fastclock works either way. Start the JVM with"
+            + " -XX:+EnableDynamicAgentLoading to allow dynamic agents without them.";
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    AttachCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    static String help() {
+        return "usage: java -jar " + Commands.jarPathForHelp() + " attach PID [key=value,...] [--timeout SECONDS]\n"
+                + "  Loads fastclock into the running JVM PID with those settings (the same as -javaagent's, e.g.\n"
+                + "  mode=on,log=debug), waits for its verdict and prints it: active or not and why, the backend of\n"
+                + "  each clock, the classes and call sites it rewrote and how long it took. When active, fastclock\n"
+                + "  also rewrites the classes the JVM had already loaded (retransformation); a method then runs the\n"
+                + "  rewritten code from its next call on.\n"
+                + "  If fastclock is already in that JVM, its status is shown instead; a second copy is never loaded.\n"
+                + "  JDK 21 and later print four WARNING lines on the target's stderr (JEP 451) unless the target was\n"
+                + "  started with -XX:+EnableDynamicAgentLoading.\n"
+                + "  Exit status: 0 fastclock is active in the JVM, 3 it started there but stayed inactive (the\n"
+                + "  verdict says why), 1 it could not be loaded (the message says why), 2 wrong command line.\n";
+    }
+
+    int run(String[] args) {
+        String pidArg = null;
+        String settingsArg = null;
+        long timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--help") || arg.equals("-h")) {
+                out.print(help());
+                return Commands.OK;
+            } else if (arg.equals("--timeout") && i + 1 < args.length && Commands.parsePid(args[i + 1]) > 0) {
+                timeoutSeconds = Commands.parsePid(args[++i]);
+            } else if (pidArg == null) {
+                pidArg = arg;
+            } else if (settingsArg == null && !arg.startsWith("-")) {
+                settingsArg = arg;
+            } else {
+                err.println("fastclock attach: unexpected argument '" + arg + "'\n" + help());
+                return Commands.USAGE;
+            }
+        }
+        long pid = Commands.parsePid(pidArg);
+        if (pid < 0) {
+            err.println("fastclock attach: " + (pidArg == null ? "no PID given" : "'" + pidArg + "' is not a process id") + "\n" + help());
+            return Commands.USAGE;
+        }
+        if (settingsArg != null) {
+            if (settingsArg.trim().equals("detach")) {
+                err.println("fastclock attach: 'detach' is a command of its own: java -jar " + Commands.jarPathForHelp() + " detach " + pid);
+                return Commands.USAGE;
+            }
+            try {
+                // Checked here, so that a typo never reaches the target (where it would leave fastclock off).
+                Settings.parse(settingsArg, new Properties());
+            } catch (SettingsException e) {
+                err.println("fastclock attach: " + e.getMessage().replaceFirst("^fastclock: ", "") + "; nothing was loaded into the JVM " + pid);
+                return Commands.USAGE;
+            }
+        }
+        Path jar = Commands.ownJar();
+        if (jar == null) {
+            err.println("fastclock attach: run from fastclock.jar (java -jar fastclock.jar attach ...), not from classes");
+            return Commands.FAILED;
+        }
+        TargetProcess target = TargetProcess.of(pid);
+        String problem = target.problem();
+        if (problem != null) {
+            err.println("fastclock attach: " + problem);
+            return Commands.FAILED;
+        }
+        String id = Long.toString(pid);
+        AttachApi api;
+        TargetStatus before;
+        try {
+            api = AttachApis.forThisJvm();
+            before = new TargetStatus(pid, api.systemProperties(id));
+        } catch (IOException | RuntimeException e) {
+            err.println("fastclock attach: cannot attach to the JVM " + pid + ": " + Commands.describe(e));
+            return Commands.FAILED;
+        }
+        if (before.loaded()) {
+            out.println("fastclock is already in " + before.title() + " (loaded by " + before.get(TargetStatus.STARTED)
+                    + "); a second copy is not loaded. Its status:");
+            out.print(before.text());
+            return before.active() ? Commands.OK : Commands.INACTIVE;
+        }
+        out.println("attaching fastclock to " + before.title() + " through " + api.mechanism());
+        if (before.jdkFeature() >= 21 && !target.cmdline().contains("-XX:+EnableDynamicAgentLoading")) {
+            out.println(JEP_451_NOTE);
+        }
+        long started = System.nanoTime();
+        try {
+            api.loadAgent(id, jar.toFile(), settingsArg == null ? "" : settingsArg);
+        } catch (IOException | RuntimeException e) {
+            err.println("fastclock attach: loading the agent into the JVM " + pid + " failed: " + Commands.describe(e));
+            return Commands.FAILED;
+        }
+        TargetStatus after = waitForVerdict(api, pid, timeoutSeconds);
+        long elapsedMs = (System.nanoTime() - started) / 1_000_000L;
+        if (after == null || !after.decided()) {
+            err.println("fastclock attach: the agent was loaded into the JVM " + pid + " but gave no verdict within "
+                    + timeoutSeconds + " s; see that JVM's stderr, or run: java -jar " + Commands.jarPathForHelp() + " status " + pid);
+            return Commands.FAILED;
+        }
+        out.println((after.active() ? "fastclock is active in " : "fastclock started but is inactive in ") + after.title()
+                + ", " + elapsedMs + " ms from attach to verdict:");
+        out.print(after.text());
+        return after.active() ? Commands.OK : Commands.INACTIVE;
+    }
+
+    /** Polls the target's system properties until the agent has published its verdict, or null on timeout. */
+    private static TargetStatus waitForVerdict(AttachApi api, long pid, long timeoutSeconds) {
+        long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
+        TargetStatus last = null;
+        while (true) {
+            try {
+                last = new TargetStatus(pid, api.systemProperties(Long.toString(pid)));
+                if (last.decided()) {
+                    return last;
+                }
+            } catch (IOException | RuntimeException e) {
+                // the JVM may be busy (or gone): try again until the deadline
+            }
+            if (System.nanoTime() > deadline) {
+                return last;
+            }
+            try {
+                Thread.sleep(POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return last;
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.fastclock.commands;
+
+import io.fastclock.doctor.Json;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code list [--json]}: the JVMs on this machine that this user may attach to, with fastclock's
+ * state in each (read from each JVM's system properties through the attach mechanism).
+ */
+final class ListCommand {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    ListCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    static String help() {
+        return "usage: java -jar " + Commands.jarPathForHelp() + " list [--json]\n"
+                + "  The JVMs on this machine that you may attach to (those running as your user), with fastclock's\n"
+                + "  state in each: not loaded, active (backends, classes rewritten) or inactive (why). Each JVM is\n"
+                + "  asked for its system properties through the attach mechanism; nothing is loaded into it.\n"
+                + "  JVMs of other users are counted, not shown; JVMs started with -XX:+DisableAttachMechanism are\n"
+                + "  shown without state.\n";
+    }
+
+    int run(String[] args) {
+        boolean json = false;
+        for (String arg : args) {
+            if (arg.equals("--help") || arg.equals("-h")) {
+                out.print(help());
+                return Commands.OK;
+            } else if (arg.equals("--json")) {
+                json = true;
+            } else {
+                err.println("fastclock list: unexpected argument '" + arg + "'\n" + help());
+                return Commands.USAGE;
+            }
+        }
+        int myUid = TargetProcess.uid(Paths.get("/proc/self"));
+        long self = ProcessHandle.current().pid();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        StringBuilder text = new StringBuilder();
+        int otherUsers = 0;
+        AttachApi api = null;
+        String apiProblem = null;
+        List<Long> pids = new ArrayList<>();
+        ProcessHandle.allProcesses().forEach(p -> pids.add(p.pid()));
+        for (long pid : pids) {
+            if (pid == self) {
+                continue;
+            }
+            TargetProcess target = TargetProcess.of(pid);
+            int uid = TargetProcess.uid(Paths.get("/proc", Long.toString(pid)));
+            if (uid != myUid) {
+                if (uid >= 0 && PerfData.file(pid, TargetProcess.userName(Paths.get("/proc", Long.toString(pid)))) != null) {
+                    otherUsers++;
+                }
+                continue;
+            }
+            if (!target.isJvm()) {
+                continue;
+            }
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("pid", pid);
+            String state;
+            if (target.attachDisabled()) {
+                state = "attach disabled (" + TargetProcess.DISABLE_ATTACH + ")";
+                row.put("state", state);
+                text.append(String.format("%-8d %-40s %s%n", pid, state, target.commandName()));
+                rows.add(row);
+                continue;
+            }
+            try {
+                if (api == null && apiProblem == null) {
+                    api = AttachApis.forThisJvm();
+                }
+                if (api == null) {
+                    throw new IOException(apiProblem);
+                }
+                TargetStatus status = new TargetStatus(pid, api.systemProperties(Long.toString(pid)));
+                row.putAll(status.toMap());
+                state = summary(status);
+                row.put("state", state);
+                text.append(String.format("%-8d %-12s %-40s %s%n", pid, status.jdk().substring(4, Math.min(status.jdk().length(), 16)),
+                        state, status.mainCommand()));
+            } catch (IOException | RuntimeException e) {
+                if (api == null) {
+                    apiProblem = Commands.describe(e);
+                }
+                state = "cannot read it: " + Commands.describe(e);
+                row.put("state", state);
+                text.append(String.format("%-8d %-40s %s%n", pid, state, target.commandName()));
+            }
+            rows.add(row);
+        }
+        if (json) {
+            Map<String, Object> all = new LinkedHashMap<>();
+            all.put("jvms", rows);
+            all.put("otherUsersJvms", otherUsers);
+            out.print(Json.write(all));
+            return Commands.OK;
+        }
+        if (rows.isEmpty()) {
+            out.println("no JVM of yours is running on this machine (besides this command's)");
+        } else {
+            out.print(String.format("%-8s %-12s %-40s %s%n", "PID", "JDK", "FASTCLOCK", "MAIN"));
+            out.print(text);
+        }
+        if (otherUsers > 0) {
+            out.println(otherUsers + " JVM" + (otherUsers == 1 ? "" : "s") + " of other users not shown: run the command as their user to attach");
+        }
+        return Commands.OK;
+    }
+
+    static String summary(TargetStatus status) {
+        if (!status.loaded()) {
+            return "not loaded";
+        }
+        if (!status.active()) {
+            String reason = status.get(TargetStatus.REASON);
+            return "inactive" + (reason == null ? "" : ": " + (reason.startsWith("inactive: ") ? reason.substring(10) : reason));
+        }
+        String s = "active (" + status.get(TargetStatus.STARTED) + "): millis " + status.get(TargetStatus.MILLIS) + ", nanos "
+                + status.get(TargetStatus.NANOS) + ", " + status.get(TargetStatus.CLASSES) + " classes";
+        return status.get(TargetStatus.FALLBACK) != null ? s + ", fell back" : s;
+    }
+}

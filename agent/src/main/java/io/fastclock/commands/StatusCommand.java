@@ -1,0 +1,63 @@
+package io.fastclock.commands;
+
+import io.fastclock.doctor.Json;
+
+import java.io.IOException;
+import java.io.PrintStream;
+
+/** {@code status PID [--json]}: fastclock's state in a running JVM, read from its system properties. */
+final class StatusCommand {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    StatusCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    static String help() {
+        return "usage: java -jar " + Commands.jarPathForHelp() + " status PID [--json]\n"
+                + "  Whether fastclock is in the JVM PID, active or not and why, the backend of each clock, the classes\n"
+                + "  and call sites rewritten, the TSC clock's health (worst error, re-anchors) and any fallback with\n"
+                + "  its reason. Read from the JVM's system properties (fastclock.*, as jcmd PID VM.system_properties\n"
+                + "  shows them) through the attach mechanism; nothing is loaded into the JVM. Exit status 0 when\n"
+                + "  the JVM could be read (fastclock in it or not), 1 when not.\n";
+    }
+
+    int run(String[] args) {
+        boolean json = false;
+        String pidArg = null;
+        for (String arg : args) {
+            if (arg.equals("--help") || arg.equals("-h")) {
+                out.print(help());
+                return Commands.OK;
+            } else if (arg.equals("--json")) {
+                json = true;
+            } else if (pidArg == null) {
+                pidArg = arg;
+            } else {
+                err.println("fastclock status: unexpected argument '" + arg + "'\n" + help());
+                return Commands.USAGE;
+            }
+        }
+        long pid = Commands.parsePid(pidArg);
+        if (pid < 0) {
+            err.println("fastclock status: " + (pidArg == null ? "no PID given" : "'" + pidArg + "' is not a process id") + "\n" + help());
+            return Commands.USAGE;
+        }
+        String problem = TargetProcess.of(pid).problem();
+        if (problem != null) {
+            err.println("fastclock status: " + problem);
+            return Commands.FAILED;
+        }
+        TargetStatus status;
+        try {
+            status = new TargetStatus(pid, AttachApis.forThisJvm().systemProperties(Long.toString(pid)));
+        } catch (IOException | RuntimeException e) {
+            err.println("fastclock status: cannot read the JVM " + pid + ": " + Commands.describe(e));
+            return Commands.FAILED;
+        }
+        out.print(json ? Json.write(status.toMap()) : status.text());
+        return Commands.OK;
+    }
+}

@@ -1,0 +1,126 @@
+package io.fastclock.commands;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+
+/** fastclock's state in a JVM, as its system properties publish it (agent.AgentState). */
+final class TargetStatus {
+    /** The names agent.AgentState publishes (kept here: the commands do not load agent classes). */
+    static final String ACTIVE = "fastclock.active";
+    static final String STARTED = "fastclock.started";
+    static final String VERSION = "fastclock.version";
+    static final String REASON = "fastclock.reason";
+    static final String MILLIS = "fastclock.millis";
+    static final String NANOS = "fastclock.nanos";
+    static final String EPOCH = "fastclock.epoch";
+    static final String CLASSES = "fastclock.classes";
+    static final String CALLSITES = "fastclock.callsites";
+    static final String JDK_CLASSES = "fastclock.jdk.classes";
+    static final String JDK_CALLSITES = "fastclock.jdk.callsites";
+    static final String TSC_WORST = "fastclock.tsc.worstErrorNanos";
+    static final String TSC_REANCHORS = "fastclock.tsc.reanchors";
+    static final String TSC_RATE = "fastclock.tsc.lastRateChangePpm";
+    static final String FALLBACK = "fastclock.fallback";
+    static final String[] PUBLISHED = {STARTED, VERSION, ACTIVE, REASON, MILLIS, NANOS, EPOCH, CLASSES, CALLSITES,
+        JDK_CLASSES, JDK_CALLSITES, TSC_WORST, TSC_REANCHORS, TSC_RATE, FALLBACK};
+
+    final long pid;
+    private final Properties p;
+
+    TargetStatus(long pid, Properties systemProperties) {
+        this.pid = pid;
+        this.p = systemProperties;
+    }
+
+    /** The agent has run its entry point in that JVM (whatever it decided). */
+    boolean loaded() {
+        return p.getProperty(STARTED) != null;
+    }
+
+    /** The agent decided (active or not) and said why. */
+    boolean decided() {
+        return p.getProperty(ACTIVE) != null && p.getProperty(REASON) != null;
+    }
+
+    boolean active() {
+        return "true".equals(p.getProperty(ACTIVE));
+    }
+
+    String get(String key) {
+        return p.getProperty(key);
+    }
+
+    String jdk() {
+        String v = p.getProperty("java.runtime.version", p.getProperty("java.version", "?"));
+        return "JDK " + v;
+    }
+
+    int jdkFeature() {
+        String spec = p.getProperty("java.specification.version", "0");
+        try {
+            return spec.startsWith("1.") ? Integer.parseInt(spec.substring(2)) : Integer.parseInt(spec);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    String mainCommand() {
+        String command = p.getProperty("sun.java.command", "");
+        int space = command.indexOf(' ');
+        return space < 0 ? command : command.substring(0, space);
+    }
+
+    /** "JVM 1234 (JDK 17.0.15+6, com.acme.App)". */
+    String title() {
+        String main = mainCommand();
+        return "JVM " + pid + " (" + jdk() + (main.isEmpty() ? "" : ", " + main) + ")";
+    }
+
+    String text() {
+        StringBuilder b = new StringBuilder();
+        b.append(title()).append(": ");
+        if (!loaded()) {
+            return b.append("fastclock is not loaded\n").toString();
+        }
+        b.append("fastclock ").append(or(VERSION, "?")).append(", loaded by ").append(get(STARTED)).append('\n');
+        b.append("  active:            ").append(or(ACTIVE, "not decided yet")).append('\n');
+        b.append("  verdict:           ").append(or(REASON, "-")).append('\n');
+        b.append("  currentTimeMillis: ").append(or(MILLIS, "-")).append('\n');
+        b.append("  nanoTime:          ").append(or(NANOS, "-")).append('\n');
+        b.append("  java.time epoch:   ").append(or(EPOCH, "-")).append('\n');
+        if (get(CLASSES) != null) {
+            b.append("  rewritten:         ").append(get(CLASSES)).append(" classes, ").append(or(CALLSITES, "0"))
+                    .append(" call sites; JDK classes: ").append(or(JDK_CLASSES, "0")).append(", ")
+                    .append(or(JDK_CALLSITES, "0")).append(" call sites\n");
+        }
+        if (get(TSC_REANCHORS) != null) {
+            b.append("  TSC clock:         worst error ").append(get(TSC_WORST)).append(" ns, ").append(get(TSC_REANCHORS))
+                    .append(" re-anchors, last rate change ").append(or(TSC_RATE, "?")).append(" ppm\n");
+        }
+        if (get(FALLBACK) != null) {
+            b.append("  fallback:          ").append(get(FALLBACK)).append('\n');
+        }
+        return b.toString();
+    }
+
+    Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("pid", pid);
+        m.put("jdk", p.getProperty("java.runtime.version", p.getProperty("java.version")));
+        m.put("main", mainCommand());
+        m.put("loaded", loaded());
+        for (String key : PUBLISHED) {
+            String v = p.getProperty(key);
+            if (v != null) {
+                m.put(key.substring("fastclock.".length()), v);
+            }
+        }
+        return m;
+    }
+
+    private String or(String key, String otherwise) {
+        String v = p.getProperty(key);
+        return v == null ? otherwise : v;
+    }
+}

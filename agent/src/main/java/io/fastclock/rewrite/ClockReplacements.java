@@ -1,0 +1,151 @@
+package io.fastclock.rewrite;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What gets replaced by what: the one table the rewriter reads. Every row swaps a static method
+ * reference for one with the same descriptor, so a rewrite changes owners (and names) in the
+ * constant pool and nothing else: no stack map frame, max stack or local changes.
+ *
+ * <table>
+ *   <tr><th>JDK method</th><th>fastclock method</th><th>served by</th></tr>
+ *   <tr><td>System.currentTimeMillis()J</td><td>FastClock.currentTimeMillis()J</td><td>the millis backend</td></tr>
+ *   <tr><td>System.nanoTime()J</td><td>FastClock.nanoTime()J</td><td>the nanos backend</td></tr>
+ *   <tr><td>jdk.internal.misc.VM.getNanoTimeAdjustment(J)J</td><td>FastClock.nanoTimeAdjustment(J)J</td>
+ *       <td>the epoch backend (java.time's system clock; only JDK classes can call it)</td></tr>
+ * </table>
+ *
+ * A row is enabled only when its backend is not the JDK's own clock: rewriting a call to run the
+ * same system clock one call deeper buys nothing.
+ */
+public final class ClockReplacements {
+    public static final String FAST_CLOCK = "io/fastclock/runtime/FastClock";
+
+    /** Which backend serves a row. */
+    public enum Served {
+        MILLIS, NANOS, EPOCH
+    }
+
+    /** One row: {@code owner.name desc} becomes {@code newOwner.newName desc}. */
+    public static final class Row {
+        public final String owner;
+        public final String name;
+        public final String descriptor;
+        public final String newOwner;
+        public final String newName;
+        public final Served servedBy;
+
+        Row(String owner, String name, String descriptor, String newOwner, String newName, Served servedBy) {
+            this.owner = owner;
+            this.name = name;
+            this.descriptor = descriptor;
+            this.newOwner = newOwner;
+            this.newName = newName;
+            this.servedBy = servedBy;
+        }
+
+        boolean matches(String owner, String name, String descriptor) {
+            return this.owner.equals(owner) && this.name.equals(name) && this.descriptor.equals(descriptor);
+        }
+
+        @Override
+        public String toString() {
+            return owner + "." + name + descriptor + " -> " + newOwner + "." + newName;
+        }
+    }
+
+    /** The whole table. */
+    public static final List<Row> TABLE = Collections.unmodifiableList(List.of(
+            new Row("java/lang/System", "currentTimeMillis", "()J", FAST_CLOCK, "currentTimeMillis", Served.MILLIS),
+            new Row("java/lang/System", "nanoTime", "()J", FAST_CLOCK, "nanoTime", Served.NANOS),
+            new Row("jdk/internal/misc/VM", "getNanoTimeAdjustment", "(J)J", FAST_CLOCK, "nanoTimeAdjustment",
+                    Served.EPOCH)));
+
+    private static final ClockReplacements ALL = new ClockReplacements(TABLE);
+
+    private final Row[] rows;
+    private final String[] owners;
+
+    private ClockReplacements(List<Row> rows) {
+        this.rows = rows.toArray(new Row[0]);
+        List<String> o = new ArrayList<>();
+        for (Row r : rows) {
+            if (!o.contains(r.owner)) {
+                o.add(r.owner);
+            }
+        }
+        this.owners = o.toArray(new String[0]);
+    }
+
+    /** Every row. */
+    public static ClockReplacements all() {
+        return ALL;
+    }
+
+    /** The rows served by these backends (the ones not left on the JDK's clock). */
+    public static ClockReplacements servedBy(Set<Served> served) {
+        List<Row> rows = new ArrayList<>();
+        for (Row r : TABLE) {
+            if (served.contains(r.servedBy)) {
+                rows.add(r);
+            }
+        }
+        return new ClockReplacements(rows);
+    }
+
+    /** currentTimeMillis and nanoTime only. */
+    public static ClockReplacements millisAndNanos() {
+        return servedBy(EnumSet.of(Served.MILLIS, Served.NANOS));
+    }
+
+    /**
+     * The currentTimeMillis/nanoTime rows from one owner to another, for tests that map rewritten
+     * classes back to the originals.
+     */
+    public static ClockReplacements between(String fromOwner, String toOwner) {
+        List<Row> rows = new ArrayList<>();
+        for (Row r : TABLE) {
+            if (r.servedBy != Served.EPOCH) {
+                rows.add(new Row(fromOwner, r.name, r.descriptor, toOwner, r.newName, r.servedBy));
+            }
+        }
+        return new ClockReplacements(rows);
+    }
+
+    /** The row for this method reference, or null. */
+    public Row find(String owner, String name, String descriptor) {
+        for (Row r : rows) {
+            if (r.matches(owner, name, descriptor)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** Whether some row's owner is {@code owner}. */
+    boolean hasOwner(String owner) {
+        for (String o : owners) {
+            if (o.equals(owner)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The owners (internal names) whose methods some row replaces. */
+    public String[] owners() {
+        return owners.clone();
+    }
+
+    public boolean isEmpty() {
+        return rows.length == 0;
+    }
+
+    public List<Row> rows() {
+        return List.of(rows);
+    }
+}
