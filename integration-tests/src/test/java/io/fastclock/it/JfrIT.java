@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.it.apps.DemotionApp;
+import io.fastclock.it.apps.LateRecordingApp;
 import io.fastclock.it.apps.ObserveApp;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -103,6 +105,21 @@ class JfrIT {
         assertTrue(Long.parseLong(field(last, "lateExtensions")) >= 0, last);
     }
 
+    /** JFR started after the agent (as jcmd JFR.start does): the watcher notices, the activation and health follow. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aRecordingStartedLaterStillGetsTheActivationAndTheTscHealth(Jdk jdk) throws Exception {
+        Path rec = temp.resolve("late.jfr");
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).main(LateRecordingApp.class, rec.toString()).run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+        String printed = jfrPrint(jdk, "fastclock.Activation,fastclock.TscHealth", rec);
+        List<String> activation = events(printed, "fastclock.Activation");
+        assertEquals(1, activation.size(), printed);
+        assertEquals("tsc", field(activation.get(0), "nanosBackend"), printed);
+        assertTrue(events(printed, "fastclock.TscHealth").size() >= 1, printed);
+    }
+
     /** DemotionIT's fixture: tsc leaves available_clocksource while the JVM runs and records. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
@@ -143,9 +160,12 @@ class JfrIT {
     @MethodSource("jdks")
     void withoutTheJfrModuleTheAgentRunsAndSaysNothingOfJfr(Jdk jdk) throws Exception {
         Path image = temp.resolve("image");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(jdk.javaHome.resolve("bin/jlink")),
-                "[fastclock-it] SKIPPED on " + jdk + ": this runtime has no jlink to make an image without jdk.jfr");
-        Process jlink = new ProcessBuilder(jdk.javaHome.resolve("bin/jlink").toString(), "--add-modules",
+        Path jlinkTool = jdk.javaHome.resolve("bin/jlink");
+        if (!Files.isExecutable(jlinkTool)) {
+            System.err.println("[fastclock-it] JfrIT: SKIPPED on " + jdk + ": no jlink in that runtime (" + jlinkTool + ")");
+        }
+        Assumptions.assumeTrue(Files.isExecutable(jlinkTool), "no jlink in " + jdk);
+        Process jlink = new ProcessBuilder(jlinkTool.toString(), "--add-modules",
                 "java.base,java.instrument,java.management,jdk.unsupported", "--output", image.toString())
                 .redirectErrorStream(true).redirectOutput(temp.resolve("jlink.txt").toFile()).start();
         assertTrue(jlink.waitFor(300, TimeUnit.SECONDS), "jlink did not finish");
