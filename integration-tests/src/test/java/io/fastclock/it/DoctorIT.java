@@ -67,7 +67,7 @@ class DoctorIT {
             assertTrue(limits.path(clock).asDouble() > noop, clock + ": " + r.stdout);
         }
         assertEquals(noop + json.path("nativeNanosPerCall").path(nanosRead).asDouble(),
-                limits.path("tsc nanos").asDouble(), 1e-9, r.stdout);
+                limits.path("tsc nanos").asDouble(), 0.002, r.stdout); // each printed to 0.001 ns
     }
 
     /**
