@@ -1,16 +1,18 @@
 package io.fastclock.observe;
 
 import jdk.jfr.FlightRecorder;
-import jdk.jfr.FlightRecorderListener;
 
 /**
  * The JFR side of {@link Telemetry}. Loaded only where the jdk.jfr module is in the boot layer, so
  * nothing here may be named by a class that is loaded elsewhere.
  *
- * <p>Nothing runs while no recording does: the events committed at once (activation, fallback,
- * retransform) stop at {@code shouldCommit()}, and the periodic ones are added only when JFR
- * starts ({@link FlightRecorderListener#recorderInitialized}), so a JVM that never records never
- * initialises JFR's metadata for fastclock.
+ * <p>Nothing of fastclock's JFR side runs before JFR itself has started: loading an event class
+ * makes JFR read its metadata (on JDK 17 about 300 classes and 100-200 ms at start-up, measured),
+ * and {@code FlightRecorder.addListener} alone loads some 40 classes. So the only call made in a
+ * JVM that never records is {@link FlightRecorder#isInitialized()}, a field read: at start-up, and
+ * once a second from the observe watcher. Once JFR is up (-XX:StartFlightRecording, or
+ * {@code jcmd JFR.start} later), {@link #recorderUp()} commits the activation and adds the periodic
+ * events; the fallback and retransform events are committed only when JFR is up.
  */
 final class JfrEvents {
     /** The periodic TSC event fires at most this often, whatever period a recording asks for. */
@@ -18,44 +20,55 @@ final class JfrEvents {
 
     private static volatile ActivationFacts facts;
     private static volatile TscFigures tsc;
+    private static volatile boolean up;
+    private static boolean healthAdded;
     private static long lastHealthNanos;
-    private static boolean listening;
-    private static boolean periodicAdded;
 
     private JfrEvents() {}
 
-    static void activated(ActivationFacts activation) {
+    /** Remembers what to say; says it now if JFR is up. @return whether it is */
+    static boolean activated(ActivationFacts activation) {
         facts = activation;
-        listen();
-        commitActivation();
+        return recorderUp();
     }
 
-    static synchronized void tscClock(TscFigures figures) {
+    static void tscClock(TscFigures figures) {
         tsc = figures;
-    }
-
-    private static synchronized void listen() {
-        if (!listening) {
-            listening = true;
-            FlightRecorder.addListener(new RecorderStarted());
+        if (up) {
+            addHealthEvent();
         }
     }
 
-    /** Runs when JFR initialises (at once if it already has): only then are the periodic events added. */
-    private static final class RecorderStarted implements FlightRecorderListener {
-        @Override
-        public void recorderInitialized(FlightRecorder recorder) {
-            addPeriodicEvents();
+    /** True once JFR has started in this JVM; the first time, adds the periodic events and commits the activation. */
+    static boolean recorderUp() {
+        if (up) {
+            return true;
         }
+        if (!FlightRecorder.isInitialized()) {
+            return false;
+        }
+        synchronized (JfrEvents.class) {
+            if (!up) {
+                FlightRecorder.addPeriodicEvent(ActivationEvent.class, new Periodic(true));
+                commitActivation();
+                up = true;
+            }
+        }
+        if (tsc != null) {
+            addHealthEvent();
+        }
+        return true;
     }
 
-    static synchronized void addPeriodicEvents() {
-        if (periodicAdded) {
-            return;
+    /**
+     * Only where a TSC clock runs: registering an event type costs (JDK 17: tens to a hundred ms of
+     * JFR's own class generation, on the watcher thread).
+     */
+    private static synchronized void addHealthEvent() {
+        if (!healthAdded) {
+            healthAdded = true;
+            FlightRecorder.addPeriodicEvent(TscHealthEvent.class, new Periodic(false));
         }
-        periodicAdded = true;
-        FlightRecorder.addPeriodicEvent(ActivationEvent.class, new Periodic(true));
-        FlightRecorder.addPeriodicEvent(TscHealthEvent.class, new Periodic(false));
     }
 
     /** A class, not a method reference: the first lambda in a JVM bootstraps method handles (ms). */
@@ -109,6 +122,9 @@ final class JfrEvents {
     }
 
     static void fellBack(String reason, long errorNanos, TscFigures figures) {
+        if (!recorderUp()) {
+            return;
+        }
         FallbackEvent event = new FallbackEvent();
         if (event.shouldCommit()) {
             event.reason = reason;
@@ -121,6 +137,9 @@ final class JfrEvents {
     }
 
     static void retransformed(int classes, int callSites, long nanos) {
+        if (!recorderUp()) {
+            return;
+        }
         RetransformEvent event = new RetransformEvent();
         if (event.shouldCommit()) {
             event.classes = classes;

@@ -2,7 +2,6 @@ package io.fastclock.observe;
 
 import java.lang.management.ManagementFactory;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import javax.management.MBeanServer;
 import javax.management.MBeanServerFactory;
 import javax.management.ObjectName;
@@ -12,14 +11,13 @@ import javax.management.ObjectName;
  * java.management module is in the boot layer.
  *
  * <p>fastclock never creates the platform MBean server on its own (that costs tens of ms and
- * several MB at start-up): with {@code jmx=auto} a daemon thread looks, once a second, whether the
- * application (or a management agent, or JConsole attaching) has created it, with
+ * several MB at start-up): with {@code jmx=auto} the {@link ObserveWatcher} looks, once a second,
+ * whether the application (or a management agent, or JConsole attaching) has created it, with
  * {@link MBeanServerFactory#findMBeanServer}, which lists the servers that exist without creating
- * one; it registers there and stops. {@code jmx=on} creates the server at start-up.
+ * one, and registers there. {@code jmx=on} creates the server at start-up.
  */
 final class JmxRegistration {
     static final String OBJECT_NAME = "io.fastclock:type=FastClock";
-    static final long WATCH_PERIOD_NANOS = 1_000_000_000L;
     /** Registered by the JDK in the platform server: tells it from servers an application made for itself. */
     private static final String PLATFORM_MARKER = "java.lang:type=Runtime";
 
@@ -28,13 +26,6 @@ final class JmxRegistration {
     /** jmx=on: creates the platform MBean server if need be and registers now. */
     static void registerNow(FastClockStatus bean) throws Exception {
         register(ManagementFactory.getPlatformMBeanServer(), bean);
-    }
-
-    /** jmx=auto: registers once the platform MBean server exists, from a daemon thread. */
-    static void registerWhenPlatformServerExists(FastClockStatus bean, Telemetry.Warner warner) {
-        Thread watcher = new Thread(new Watcher(bean, warner), "fastclock-jmx-watch");
-        watcher.setDaemon(true);
-        watcher.start();
     }
 
     /** The platform MBean server if it exists, without creating it; else null. */
@@ -52,33 +43,10 @@ final class JmxRegistration {
         return null;
     }
 
-    private static void register(MBeanServer server, FastClockStatus bean) throws Exception {
+    static void register(MBeanServer server, FastClockStatus bean) throws Exception {
         ObjectName name = new ObjectName(OBJECT_NAME);
         if (!server.isRegistered(name)) {
             server.registerMBean(bean, name);
-        }
-    }
-
-    private static final class Watcher implements Runnable {
-        private final FastClockStatus bean;
-        private final Telemetry.Warner warner;
-
-        Watcher(FastClockStatus bean, Telemetry.Warner warner) {
-            this.bean = bean;
-            this.warner = warner;
-        }
-
-        @Override
-        public void run() {
-            try {
-                MBeanServer server;
-                while ((server = existingPlatformServer()) == null) {
-                    LockSupport.parkNanos(WATCH_PERIOD_NANOS);
-                }
-                register(server, bean);
-            } catch (Throwable t) {
-                warner.warn("the MBean " + OBJECT_NAME + " is not registered: " + t);
-            }
         }
     }
 }

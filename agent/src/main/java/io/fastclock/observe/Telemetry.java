@@ -9,11 +9,6 @@ import io.fastclock.config.Settings;
  * layer, and turns itself off, with one line, if it fails.
  */
 public final class Telemetry {
-    /** One line on stderr, as the agent writes them. */
-    interface Warner {
-        void warn(String message);
-    }
-
     private static volatile boolean jfr;
     private static volatile FastClockStatus mbean;
     private static volatile Settings.Log log = Settings.Log.INFO;
@@ -30,37 +25,48 @@ public final class Telemetry {
      */
     public static void started(Settings settings, ActivationFacts facts) {
         log = settings.log();
+        boolean jfrPending = false;
         if (moduleInBootLayer("jdk.jfr")) {
             try {
-                JfrEvents.activated(facts);
                 jfr = true;
+                jfrPending = !JfrEvents.activated(facts);
             } catch (Throwable t) {
-                warn("JFR events off: " + t);
+                jfrFailed(t);
             }
         }
+        FastClockStatus pendingBean = null;
         if (settings.jmx() != Settings.Jmx.OFF) {
-            startJmx(settings.jmx(), facts);
+            pendingBean = startJmx(settings.jmx(), facts);
+        }
+        if (jfrPending || pendingBean != null) {
+            ObserveWatcher.start(jfrPending, pendingBean);
         }
     }
 
-    private static void startJmx(Settings.Jmx mode, ActivationFacts facts) {
+    /** @return the MBean still to register once the platform server exists, or null */
+    private static FastClockStatus startJmx(Settings.Jmx mode, ActivationFacts facts) {
         if (!moduleInBootLayer("java.management")) {
             if (mode == Settings.Jmx.ON) {
                 warn("jmx=on: no MBean, the java.management module is not in this runtime");
             }
-            return;
+            return null;
         }
         try {
             FastClockStatus bean = new FastClockStatus(facts);
             mbean = bean;
             if (mode == Settings.Jmx.ON) {
                 JmxRegistration.registerNow(bean);
-            } else {
-                JmxRegistration.registerWhenPlatformServerExists(bean, WARNER);
+                return null;
             }
+            return bean;
         } catch (Throwable t) {
-            warn("the MBean " + JmxRegistration.OBJECT_NAME + " is not registered: " + t);
+            jmxFailed(t);
+            return null;
         }
+    }
+
+    static void jmxFailed(Throwable t) {
+        warn("the MBean " + JmxRegistration.OBJECT_NAME + " is not registered: " + t);
     }
 
     /** A TSC clock serves a clock: its health goes to fastclock.TscHealth and the MBean. */
@@ -106,7 +112,11 @@ public final class Telemetry {
         }
     }
 
-    private static void jfrFailed(Throwable t) {
+    static boolean jfrOn() {
+        return jfr;
+    }
+
+    static void jfrFailed(Throwable t) {
         jfr = false;
         warn("JFR events off: " + t);
     }
@@ -116,11 +126,4 @@ public final class Telemetry {
             System.err.println("fastclock: " + message);
         }
     }
-
-    private static final Warner WARNER = new Warner() {
-        @Override
-        public void warn(String message) {
-            Telemetry.warn(message);
-        }
-    };
 }

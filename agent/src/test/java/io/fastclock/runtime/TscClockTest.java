@@ -168,6 +168,30 @@ class TscClockTest {
     }
 
     /**
+     * The fallback listener (the agent's JFR event and published state) hears it once, with the
+     * reason and the clock's distance from CLOCK_MONOTONIC at that moment: here the TSC was
+     * calibrated 100 ppm slow and never re-anchored, so after 2 s the clock is 200 us behind.
+     */
+    @Test
+    void fallbackListenersHearItOnceWithTheReasonAndTheErrorAtThatMoment() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        TscClock clock = clock(source, 1 / 3.0 * (1 - 100e-6), TscTrust.ALWAYS, new RecordingLog());
+        List<String> heard = new ArrayList<>();
+        clock.addFallbackListener((reason, errorNanos) -> heard.add(reason + "|" + errorNanos));
+        clock.addFallbackListener((reason, errorNanos) -> {
+            throw new IllegalStateException("a broken listener");
+        });
+        source.advanceNanos(2_000_000_000L);
+        clock.fallBack("test: demoted");
+        clock.fallBack("again");
+        assertEquals(1, heard.size(), heard.toString());
+        String[] parts = heard.get(0).split("\\|");
+        assertEquals("test: demoted", parts[0]);
+        assertEquals(-200_000L, Long.parseLong(parts[1]), 10.0, heard.toString());
+        assertEquals(Long.parseLong(parts[1]), clock.fallbackErrorNanos());
+    }
+
+    /**
      * The anchor thread's loop in simulated time: each round answers how long the thread sleeps,
      * and every wake-up comes 50 us late. The kernel is asked every recheck period (here 100 ms,
      * well under the 250 ms segments), not only when a segment is due, so a demotion right after

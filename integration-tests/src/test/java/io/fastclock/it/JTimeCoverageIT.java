@@ -89,7 +89,7 @@ class JTimeCoverageIT {
         assertEquals("tsc", r.value("epoch"), r.toString());
         assertCovered(counts, r);
         assertStartLineOnly(r);
-        assertTrue(r.agentLines().get(0).contains("jdk=time: "), r.toString());
+        assertTrue(r.agentLines().get(0).contains("(jdk=time): "), r.toString());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -47,7 +47,7 @@ public final class ObserveApp {
         if (mbean) {
             printMBean();
         }
-        System.out.println("watcher=" + threadNamed("fastclock-jmx-watch"));
+        System.out.println("watcher=" + threadNamed("fastclock-observe"));
         System.out.println("servers=" + MBeanServerFactory.findMBeanServer(null).size());
         System.out.println("sink=" + (sink != 0));
     }

@@ -1,0 +1,68 @@
+package io.fastclock.observe;
+
+import java.util.concurrent.locks.LockSupport;
+import javax.management.MBeanServer;
+
+/**
+ * A daemon thread, {@value #NAME}, that waits for what fastclock must not create itself: JFR
+ * starting (a {@code jcmd JFR.start} after start-up) and the platform MBean server appearing. It
+ * looks once a second (a field read and a synchronized list copy, well under a microsecond each
+ * once loaded) and ends when nothing is left to wait for.
+ */
+final class ObserveWatcher implements Runnable {
+    static final String NAME = "fastclock-observe";
+    static final long PERIOD_NANOS = 1_000_000_000L;
+
+    private boolean jfrPending;
+    private FastClockStatus pendingBean;
+
+    private ObserveWatcher(boolean jfrPending, FastClockStatus pendingBean) {
+        this.jfrPending = jfrPending;
+        this.pendingBean = pendingBean;
+    }
+
+    static void start(boolean jfrPending, FastClockStatus pendingBean) {
+        Thread thread = new Thread(new ObserveWatcher(jfrPending, pendingBean), NAME);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    @Override
+    public void run() {
+        while (true) {
+            if (jfrPending) {
+                jfrPending = jfrStillPending();
+            }
+            if (pendingBean != null) {
+                pendingBean = beanStillPending(pendingBean);
+            }
+            if (!jfrPending && pendingBean == null) {
+                return;
+            }
+            LockSupport.parkNanos(PERIOD_NANOS);
+        }
+    }
+
+    private static boolean jfrStillPending() {
+        try {
+            return Telemetry.jfrOn() && !JfrEvents.recorderUp();
+        } catch (Throwable t) {
+            Telemetry.jfrFailed(t);
+            return false;
+        }
+    }
+
+    private static FastClockStatus beanStillPending(FastClockStatus bean) {
+        try {
+            MBeanServer server = JmxRegistration.existingPlatformServer();
+            if (server == null) {
+                return bean;
+            }
+            JmxRegistration.register(server, bean);
+            return null;
+        } catch (Throwable t) {
+            Telemetry.jmxFailed(t);
+            return null;
+        }
+    }
+}

@@ -1,0 +1,1 @@
+public class HelloW { public static void main(String[] a) { System.out.println("hello " + System.currentTimeMillis()); } }
