@@ -20,9 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>args: loaderThreads TRIGGER:PHASE [TRIGGER:PHASE ...], PHASE = run (clocks keep running) or
  * count (then the counted window: {@value #READS} nanoTime and currentTimeMillis calls, and every
- * generated class's run()). Both clocks, because HotSpot 11 reads CLOCK_MONOTONIC through librt's
- * clock_gettime found with dlsym, which the simulator's LD_PRELOAD does not see: there only millis
- * (gettimeofday) is counted.
+ * generated class's run()).
  * Prints "ready", "waiting=N" before each trigger, and the figures at the end; main returns.
  */
 public final class AttachTargetApp {
