@@ -29,7 +29,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (checked against CLOCK_REALTIME read through JNA).
  */
 class JTimeCoverageIT {
-    static final int OPS = 20_000;
+    // The JVM's own C++ code reads the clock in the calling thread too (tiered compilation's event
+    // rates, safepoint and class-loading statistics): tens of reads per window whatever its length,
+    // more on a loaded machine. Enough calls keep those far inside the 1% budget.
+    static final int OPS = 50_000;
     /** The target: 99% of the slow reads kept off the slow clocksource. */
     static final long MAX_READS_WITH_AGENT = OPS / 100;
     /** Entry points (JTimeOps): 28 everywhere, plus InstantSource's two on 17+. */

@@ -54,7 +54,7 @@ class JdkScopeIT {
     void jdkAllPutsTimedWaitsOnFastclockAndTheyStillWaitLongEnough(Jdk jdk) throws Exception {
         ForkedJvm.Result time = timedWaits(jdk, "time");
         ForkedJvm.Result all = timedWaits(jdk, "all");
-        assertTrue(all.agentLines().get(0).contains("jdk=all: "), all.toString());
+        assertTrue(all.agentLines().get(0).contains("(jdk=all): "), all.toString());
         for (String workload : new String[] {"schedule", "poll"}) {
             long slowTime = time.longValue(workload + ".slowReads");
             long slowAll = all.longValue(workload + ".slowReads");

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (new Date() and the calendars stay off the slow clocksource, by count).
  */
 class RetransformFailureIT {
-    static final int OPS = 10_000;
+    static final int OPS = 50_000; // see JTimeCoverageIT.OPS
 
     @TempDir
     Path temp;
