@@ -17,6 +17,8 @@ public final class BreakingRetransformAgent {
     private BreakingRetransformAgent() {}
 
     public static void premain(String args, Instrumentation inst) {
+        // java.time's read is in Clock on JDK 17+ and in Clock$SystemClock on JDK 11.
+        String target = Runtime.version().feature() >= 17 ? "java/time/Clock" : "java/time/Clock$SystemClock";
         if (Instant.now().getEpochSecond() <= 0) {
             System.err.println("breaking-agent: impossible clock value");
         }
@@ -24,7 +26,7 @@ public final class BreakingRetransformAgent {
             @Override
             public byte[] transform(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain pd,
                     byte[] bytes) {
-                return redefined != null && "java/time/Clock".equals(name) ? BROKEN.clone() : null;
+                return redefined != null && target.equals(name) ? BROKEN.clone() : null;
             }
         }, true);
     }
