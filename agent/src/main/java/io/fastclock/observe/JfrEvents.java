@@ -1,5 +1,7 @@
 package io.fastclock.observe;
 
+import java.util.ArrayList;
+import java.util.List;
 import jdk.jfr.FlightRecorder;
 
 /**
@@ -23,6 +25,9 @@ final class JfrEvents {
     private static volatile boolean up;
     private static boolean healthAdded;
     private static long lastHealthNanos;
+    /** Retransformations that ran before JFR first came up (premain runs before it on JDK 17): {classes, callSites, nanos}. */
+    private static final List<long[]> EARLY_RETRANSFORMS = new ArrayList<>();
+    private static final int MAX_EARLY_RETRANSFORMS = 16;
 
     private JfrEvents() {}
 
@@ -51,6 +56,10 @@ final class JfrEvents {
             if (!up) {
                 FlightRecorder.addPeriodicEvent(ActivationEvent.class, new Periodic(true));
                 commitActivation();
+                for (long[] r : EARLY_RETRANSFORMS) {
+                    commitRetransform((int) r[0], (int) r[1], r[2]);
+                }
+                EARLY_RETRANSFORMS.clear();
                 up = true;
             }
         }
@@ -136,10 +145,23 @@ final class JfrEvents {
         }
     }
 
+    /** Committed now if JFR is up; before JFR has first come up, kept and committed when it does. */
     static void retransformed(int classes, int callSites, long nanos) {
         if (!recorderUp()) {
-            return;
+            synchronized (JfrEvents.class) {
+                if (!up && EARLY_RETRANSFORMS.size() < MAX_EARLY_RETRANSFORMS) {
+                    EARLY_RETRANSFORMS.add(new long[] {classes, callSites, nanos});
+                    return;
+                }
+            }
+            if (!up) {
+                return;
+            }
         }
+        commitRetransform(classes, callSites, nanos);
+    }
+
+    private static void commitRetransform(int classes, int callSites, long nanos) {
         RetransformEvent event = new RetransformEvent();
         if (event.shouldCommit()) {
             event.classes = classes;
