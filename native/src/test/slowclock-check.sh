@@ -5,6 +5,8 @@
 #    gettimeofday, never to CLOCK_MONOTONIC, in syscall and in vdso mode;
 #  - checks that a bad setting is named on stderr and ignored;
 #  - checks the read counts (SLOWCLOCK_COUNT, SLOWCLOCK_COUNT_THREAD) against a known number of reads;
+#  - checks that clocks taken from dlopen("librt.so.1") + dlsym(handle) (HotSpot 11's nanoTime) are
+#    the simulator's (counted), and that other dlsym look-ups, RTLD_NEXT included, behave as before;
 #  - checks that SLOWCLOCK_SERIALIZE runs one fine read (and its spin) at a time, by the values the
 #    reads return (no timing), and prints reads/s at 1, 2 and 4 threads with and without it.
 # Timings are printed, not asserted. Exits non-zero if a functional check fails.
@@ -21,6 +23,7 @@ trap 'rm -rf "$work"' EXIT
 
 cat >"$work/probe.c" <<'EOF'
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +137,42 @@ int main(int argc, char **argv) {
     if (argc > 2 && strcmp(argv[2], "exit") == 0) exit(0);
     return 0;
   }
+  if (argc > 1 && strcmp(argv[1], "librt") == 0) {
+    /* As HotSpot 11 does: the clocks taken from dlopen("librt.so.1") + dlsym(handle), which
+     * searches librt and its dependencies only. In a thread named "fcsim-count-x": 250 monotonic
+     * reads and 50 gettimeofday through those pointers. Then prints 1/0 for: a name the simulator
+     * does not know still resolves through the handle (clock_getres), an unknown name gives NULL
+     * and a dlerror message, and dlsym(RTLD_NEXT) from this program finds the same gettimeofday as
+     * RTLD_DEFAULT (the preloaded one: libc's dlsym saw this program as the caller). */
+    void *rt = dlopen("librt.so.1", RTLD_LAZY);
+    if (rt == NULL) { fprintf(stderr, "dlopen: %s\n", dlerror()); exit(3); }
+    int (*cg)(clockid_t, struct timespec *);
+    int (*gt)(struct timeval *, void *);
+    void *p = dlsym(rt, "clock_gettime");
+    void *q = dlsym(rt, "gettimeofday");
+    if (p == NULL || q == NULL) { fprintf(stderr, "dlsym: %s\n", dlerror()); exit(3); }
+    memcpy(&cg, &p, sizeof p);
+    memcpy(&gt, &q, sizeof q);
+    long long sink = 0;
+    set_name("fcsim-count-x");
+    for (int i = 0; i < 250; i++) {
+      struct timespec ts;
+      if (cg(CLOCK_MONOTONIC, &ts) != 0) { perror("clock_gettime"); exit(3); }
+      sink += ts.tv_nsec;
+    }
+    for (int i = 0; i < 50; i++) {
+      struct timeval tv;
+      if (gt(&tv, NULL) != 0) { perror("gettimeofday"); exit(3); }
+      sink += tv.tv_usec;
+    }
+    set_name("probe");
+    int other_found = dlsym(rt, "clock_getres") != NULL;
+    dlerror();
+    int unknown_null = dlsym(rt, "slowclock_no_such_symbol") == NULL && dlerror() != NULL;
+    int next_is_default = dlsym(RTLD_NEXT, "gettimeofday") == dlsym(RTLD_DEFAULT, "gettimeofday");
+    printf("%d %d %d %lld\n", other_found, unknown_null, next_is_default, sink & 1);
+    return 0;
+  }
   if (argc > 1 && strcmp(argv[1], "cost") == 0) {
     const int n = 2000000;
     long long sink = 0;
@@ -163,7 +202,7 @@ int main(int argc, char **argv) {
   return 0;
 }
 EOF
-"$cc" -O2 -std=c11 -Wall -Wextra -Werror -pthread -o "$work/probe" "$work/probe.c"
+"$cc" -O2 -std=c11 -Wall -Wextra -Werror -pthread -o "$work/probe" "$work/probe.c" -ldl
 
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -276,6 +315,22 @@ else
 fi
 out=$(env LD_PRELOAD="$lib" "$work/probe" count 2>&1 >/dev/null)
 [ -z "$out" ] && ok "no counts without SLOWCLOCK_COUNT" || fail "counts without SLOWCLOCK_COUNT: $out"
+
+echo "== clocks looked up through a library handle (dlopen librt.so.1 + dlsym, as HotSpot 11 does)"
+for mode in syscall vdso; do
+  read -r other_found unknown_null next_is_default _ < <(env LD_PRELOAD="$lib" SLOWCLOCK_FINE="$mode" \
+    SLOWCLOCK_COUNT="$work/librt-counts.txt" "$work/probe" librt)
+  what="$mode, via dlsym(librt handle)"
+  expect fine_reads_in_counted_threads_monotonic 250 "$work/librt-counts.txt" "$what"
+  expect fine_reads_in_counted_threads_gettimeofday 50 "$work/librt-counts.txt" "$what"
+  rm -f "$work/librt-counts.txt"
+  [ "$other_found" = 1 ] && ok "dlsym(librt, \"clock_getres\") still resolves ($mode)" \
+    || fail "dlsym(librt, \"clock_getres\") gave NULL under the simulator ($mode)"
+  [ "$unknown_null" = 1 ] && ok "dlsym of an unknown name gives NULL and a dlerror message ($mode)" \
+    || fail "dlsym of an unknown name did not fail with a dlerror message ($mode)"
+  [ "$next_is_default" = 1 ] && ok "dlsym(RTLD_NEXT) still resolves relative to its caller ($mode)" \
+    || fail "dlsym(RTLD_NEXT, \"gettimeofday\") from the program skipped the preloaded one ($mode)"
+done
 
 if [ "$failures" -ne 0 ]; then
   echo "slowclock-check: $failures check(s) failed"

@@ -50,6 +50,18 @@
  *                        no prctl per read). A Java thread renamed with Thread.setName gets the
  *                        native name at once (HotSpot, current thread, JDK 17 and 25, main thread
  *                        included), so a test renames its thread around the workload it counts.
+ *                        slowclock_counted_reads() (exported) returns their count so far, so one
+ *                        process can count several workloads apart.
+ *
+ * Look-ups by name: dlsym(handle, "clock_gettime"), "gettimeofday" or "time" returns this
+ * library's function for every handle but RTLD_NEXT. HotSpot 11 needs it: os::Linux::clock_init()
+ * takes System.nanoTime's clock_gettime from dlopen("librt.so.1") + dlsym(handle, ...), which
+ * searches librt and its dependencies only and so bypasses LD_PRELOAD (JDK 17 and later call
+ * clock_gettime through the ordinary binding). Every other look-up, and RTLD_NEXT, goes to libc's
+ * dlsym as a tail call, so that libc still sees the caller's return address (RTLD_NEXT and
+ * RTLD_DEFAULT depend on it). Not covered: dlvsym (this library reaches libc's dlsym through it, so
+ * it is left alone; no JDK looks a clock up with it) and a clock read with a raw system call or a
+ * vDSO symbol looked up by its own name (__vdso_clock_gettime).
  *
  * The hot path allocates nothing; its only shared state is a lock-free atomic counter of the steps
  * reached, with SLOWCLOCK_COUNT relaxed atomic read counters, and with SLOWCLOCK_SERIALIZE=1 one
@@ -93,6 +105,7 @@
 typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
 typedef int (*gettimeofday_fn)(struct timeval *, void *);
 typedef time_t (*time_fn)(time_t *);
+typedef void *(*dlsym_fn)(void *, const char *);
 
 /* Written only by the constructor, before the application runs; read-only afterwards. */
 static clock_gettime_fn real_clock_gettime;
@@ -408,6 +421,74 @@ time_t time(time_t *tloc) {
   return ts.tv_sec;
 }
 
+/* ---- look-ups by name (dlsym) ---- */
+
+/*
+ * libc's dlsym, found through dlvsym (not interposed). Resolved on first use, since another
+ * library's constructor may call dlsym before this library's constructor has run; two threads
+ * racing here store the same value.
+ */
+static _Atomic(dlsym_fn) real_dlsym_fn;
+
+static dlsym_fn real_dlsym(void) {
+  dlsym_fn fn = atomic_load_explicit(&real_dlsym_fn, memory_order_acquire);
+  if (fn == NULL) {
+    /* GLIBC_2.34: dlsym moved into libc; GLIBC_2.2.5: the x86-64 base version (libdl before 2.34). */
+    static const char *const versions[] = {"GLIBC_2.34", "GLIBC_2.2.5", "GLIBC_2.17"};
+    for (size_t i = 0; fn == NULL && i < sizeof versions / sizeof versions[0]; i++) {
+      void *found = dlvsym(RTLD_NEXT, "dlsym", versions[i]);
+      /* POSIX guarantees that a data pointer from dlsym converts to a function pointer. */
+      memcpy(&fn, &found, sizeof fn);
+    }
+    if (fn == NULL) {
+      static const char message[] = "slowclock: cannot find libc's dlsym; aborting\n";
+      if (write(STDERR_FILENO, message, sizeof message - 1) < 0) {
+        /* nowhere left to say it */
+      }
+      abort(); /* every dlsym in the process would fail: stop with the reason instead */
+    }
+    atomic_store_explicit(&real_dlsym_fn, fn, memory_order_release);
+  }
+  return fn;
+}
+
+/* This library's function for a clock it simulates, NULL for any other name. */
+static void *simulated_clock(const char *name) {
+  if (name == NULL) {
+    return NULL;
+  }
+  clock_gettime_fn c = clock_gettime;
+  gettimeofday_fn g = gettimeofday;
+  time_fn t = time;
+  void *p = NULL;
+  if (strcmp(name, "clock_gettime") == 0) {
+    memcpy(&p, &c, sizeof p);
+  } else if (strcmp(name, "gettimeofday") == 0) {
+    memcpy(&p, &g, sizeof p);
+  } else if (strcmp(name, "time") == 0) {
+    memcpy(&p, &t, sizeof p);
+  }
+  return p;
+}
+
+void *dlsym(void *restrict handle, const char *restrict name) {
+  if (handle != RTLD_NEXT) {
+    void *own = simulated_clock(name);
+    if (own != NULL) {
+      return own;
+    }
+  }
+  dlsym_fn fn = real_dlsym();
+  /* Must be a tail call: libc's dlsym must see the caller's return address, not this library's.
+   * GCC emits one from -O2 on (build.sh); slowclock-check.sh fails if it did not (RTLD_NEXT). */
+#if defined(__has_attribute)
+#if __has_attribute(musttail)
+  __attribute__((musttail))
+#endif
+#endif
+  return fn(handle, name);
+}
+
 /* ---- configuration, read once at load time ---- */
 
 static void warn(const char *name, const char *value, const char *accepted) {
@@ -546,6 +627,20 @@ static size_t append_group(char *buf, size_t size, size_t used, const char *name
   return used;
 }
 
+/*
+ * The fine reads counted so far in counted threads (every kind; 0 without SLOWCLOCK_COUNT or with
+ * SLOWCLOCK_COUNT_THREAD=none). Exported so that a test can count several workloads in one process
+ * (through dlsym or JNA, whose calls read no clock) instead of starting a process per workload.
+ */
+unsigned long long slowclock_counted_reads(void);
+unsigned long long slowclock_counted_reads(void) {
+  unsigned long long sum = 0;
+  for (int k = 0; k < KIND_COUNT; k++) {
+    sum += atomic_load_explicit(&reads_in_counted_threads[k].n, memory_order_relaxed);
+  }
+  return sum;
+}
+
 /* Runs at exit (exit(), a return from main, System.exit in a JVM), not on _exit or a signal. */
 __attribute__((destructor)) static void slowclock_write_counts(void) {
   if (!count_enabled) {
@@ -589,9 +684,13 @@ __attribute__((destructor)) static void slowclock_write_counts(void) {
 }
 
 __attribute__((constructor)) static void slowclock_init(void) {
-  real_clock_gettime = (clock_gettime_fn)dlsym(RTLD_NEXT, "clock_gettime");
-  real_gettimeofday = (gettimeofday_fn)dlsym(RTLD_NEXT, "gettimeofday");
-  real_time = (time_fn)dlsym(RTLD_NEXT, "time");
+  dlsym_fn lookup = real_dlsym();
+  void *c = lookup(RTLD_NEXT, "clock_gettime");
+  void *g = lookup(RTLD_NEXT, "gettimeofday");
+  void *t = lookup(RTLD_NEXT, "time");
+  memcpy(&real_clock_gettime, &c, sizeof c);
+  memcpy(&real_gettimeofday, &g, sizeof g);
+  memcpy(&real_time, &t, sizeof t);
   if (real_clock_gettime == NULL || real_gettimeofday == NULL || real_time == NULL) {
     fprintf(stderr, "slowclock: dlsym(RTLD_NEXT) did not find the libc clocks; using system calls\n");
   }

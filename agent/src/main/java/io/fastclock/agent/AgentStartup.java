@@ -30,8 +30,10 @@ import java.lang.instrument.Instrumentation;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /** What premain does once the runtime is in the boot loader: settings, probe, decision, transformer. */
@@ -39,13 +41,13 @@ final class AgentStartup {
     private AgentStartup() {}
 
     /**
-     * @param how premain or agentmain: from agentmain every loaded class is the application's, so
+     * @param how premain or agentmain; from agentmain every loaded class is the application's, so
      *     classes whose class file cannot be read as a resource (generated at run time) are
      *     retransformed too, and the transformer decides from their real bytes
      */
     static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent, String how)
             throws ReflectiveOperationException {
-        boolean attached = "agentmain".equals(how);
+        boolean attached = how.equals("agentmain");
         long started = System.nanoTime();
         AgentLog log = new AgentLog(settings.log());
         if (settings.mode() == Settings.Mode.OFF) {
@@ -101,7 +103,13 @@ final class AgentStartup {
         Detacher.install(inst, transformer, tsc, changed);
         // Classes loaded before the transformer: the JDK's (within the jdk scope), another agent's,
         // an early application class. A failure here leaves those classes as they were.
-        Retransformer.Outcome early = new Retransformer(inst, transformer).run(inst.getAllLoadedClasses(), attached);
+        // Attached, generated classes (no class file to read) are left to a gentler pass in the background.
+        Retransformer retransformer = new Retransformer(inst, transformer);
+        List<Class<?>> generated = attached ? new ArrayList<>() : null;
+        Retransformer.Outcome early = retransformer.run(inst.getAllLoadedClasses(), false, generated);
+        if (generated != null && !generated.isEmpty()) {
+            GeneratedClassesPass.start(retransformer, generated, log);
+        }
         String startLine = decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; "
                 + jdkCoverage(settings.jdk(), jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
                 + " classes loaded before the agent rewritten";
@@ -168,8 +176,9 @@ final class AgentStartup {
             return asked == JdkScope.NONE ? "no JDK class changed (jdk=none)"
                     : "java.time stays on the JDK's clock (no TSC clock to serve it)";
         }
-        return "jdk=" + used.settingName() + ": " + jdkStats.rewritten() + " JDK classes changed ("
-                + jdkStats.callSites() + " call sites)";
+        // java.time is rarely loaded before the agent: most of it is changed later, as it loads.
+        return "java.time -> tsc (jdk=" + used.settingName() + "): " + jdkStats.rewritten()
+                + " JDK classes changed at start (" + jdkStats.callSites() + " call sites), the others as they load";
     }
 
     /** java.time's own read, for after a TSC fallback: looked up here, where jdk.internal.misc is exported. */

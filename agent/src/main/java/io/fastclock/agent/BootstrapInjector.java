@@ -2,6 +2,7 @@ package io.fastclock.agent;
 
 import java.io.IOException;
 import io.fastclock.nativelib.AgentResources;
+import io.fastclock.nativelib.BootLoaderLibraries;
 
 import java.lang.instrument.Instrumentation;
 import java.util.Collections;
@@ -79,10 +80,9 @@ final class BootstrapInjector {
 
         Object libraries = null;
         try {
-            Class<?> bootLoader = Class.forName("jdk.internal.loader.BootLoader");
-            libraries = bootLoader.getMethod("getNativeLibraries").invoke(null);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            // Not on this JDK: the library is then loaded with System.load.
+            libraries = BootLoaderLibraries.get();
+        } catch (NoClassDefFoundError | NoSuchMethodError | IllegalAccessError e) {
+            // Not on this JDK (15 and older): the library is then loaded with System.load.
         }
         return new BootstrapInjector(libraries);
     }

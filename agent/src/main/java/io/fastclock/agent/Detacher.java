@@ -77,6 +77,7 @@ final class Detacher {
             return "detached already";
         }
         long started = System.nanoTime();
+        GeneratedClassesPass.stop();
         inst.removeTransformer(transformer);
         if (tsc != null) {
             tsc.fallBack("fastclock is being detached");

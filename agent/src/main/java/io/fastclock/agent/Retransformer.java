@@ -53,6 +53,15 @@ final class Retransformer {
      *     retransformed anyway (the transformer then decides from its real bytes)
      */
     Outcome run(Class<?>[] loaded, boolean unreadableToo) {
+        return run(loaded, unreadableToo, null);
+    }
+
+    /**
+     * As {@link #run(Class[], boolean)}, but classes whose class file cannot be read are only
+     * collected in {@code unreadable} (when not null), for a later, gentler pass
+     * ({@link #retransform(List, int)}).
+     */
+    Outcome run(Class<?>[] loaded, boolean unreadableToo, List<Class<?>> unreadable) {
         long started = System.nanoTime();
         Outcome outcome = new Outcome();
         List<Class<?>> candidates = new ArrayList<>();
@@ -72,6 +81,10 @@ final class Retransformer {
             byte[] bytes = classFile(c, internalName);
             if (bytes == null) {
                 outcome.unreadable++;
+                if (unreadable != null) {
+                    unreadable.add(c);
+                    continue;
+                }
                 if (!unreadableToo) {
                     continue;
                 }
@@ -82,8 +95,24 @@ final class Retransformer {
         }
         outcome.candidates = candidates.size();
         outcome.scanNanos = System.nanoTime() - started;
-        for (int from = 0; from < candidates.size(); from += BATCH) {
-            List<Class<?>> batch = candidates.subList(from, Math.min(candidates.size(), from + BATCH));
+        retransformInBatches(candidates, BATCH, outcome);
+        outcome.elapsedNanos = System.nanoTime() - started;
+        return outcome;
+    }
+
+    /** Retransforms {@code classes} in batches of {@code batchSize} (one VM operation, one safepoint each). */
+    Outcome retransform(List<Class<?>> classes, int batchSize) {
+        long started = System.nanoTime();
+        Outcome outcome = new Outcome();
+        outcome.candidates = classes.size();
+        retransformInBatches(classes, batchSize, outcome);
+        outcome.elapsedNanos = System.nanoTime() - started;
+        return outcome;
+    }
+
+    private void retransformInBatches(List<Class<?>> candidates, int batchSize, Outcome outcome) {
+        for (int from = 0; from < candidates.size(); from += batchSize) {
+            List<Class<?>> batch = candidates.subList(from, Math.min(candidates.size(), from + batchSize));
             try {
                 inst.retransformClasses(batch.toArray(new Class<?>[0]));
                 outcome.retransformed += batch.size();
@@ -102,8 +131,6 @@ final class Retransformer {
                 }
             }
         }
-        outcome.elapsedNanos = System.nanoTime() - started;
-        return outcome;
     }
 
     /** The class file as its loader or module has it, or null. */

@@ -127,8 +127,38 @@ final class AttachCommand {
         }
         out.println((after.active() ? "fastclock is active in " : "fastclock started but is inactive in ") + after.title()
                 + ", " + elapsedMs + " ms from attach to verdict:");
+        if (after.pending() > 0) {
+            long pending = after.pending();
+            TargetStatus done = waitForGeneratedClasses(api, pid, timeoutSeconds);
+            long doneMs = (System.nanoTime() - started) / 1_000_000L;
+            if (done != null) {
+                out.println("  and " + pending + " generated classes (no class file to read) checked in the background, "
+                        + doneMs + " ms from attach:");
+                after = done;
+            }
+        }
         out.print(after.text());
         return after.active() ? Commands.OK : Commands.INACTIVE;
+    }
+
+    /** Polls until the agent's background pass over generated classes is done, or null on timeout. */
+    private static TargetStatus waitForGeneratedClasses(AttachApi api, long pid, long timeoutSeconds) {
+        long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            try {
+                TargetStatus status = new TargetStatus(pid, api.systemProperties(Long.toString(pid)));
+                if (status.pending() == 0) {
+                    return status;
+                }
+                Thread.sleep(POLL_MILLIS);
+            } catch (IOException | RuntimeException e) {
+                return null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return null;
     }
 
     /** Polls the target's system properties until the agent has published its verdict, or null on timeout. */

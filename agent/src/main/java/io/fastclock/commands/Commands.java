@@ -28,7 +28,9 @@ public final class Commands {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length == 0 || args[0].equals("--json")) {
+        boolean help = args.length > 0 && (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help"));
+        if (args.length == 0 || args[0].startsWith("-") && !help) {
+            // The doctor's own options (--json), and its own message for one it does not know.
             return Doctor.run(args, out, err, Doctor.REAL);
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
@@ -37,6 +39,7 @@ public final class Commands {
             case "-h":
             case "help":
                 out.print(usage());
+                Doctor.run(new String[] {"--help"}, out, err, Doctor.REAL);
                 return OK;
             case "doctor":
                 return Doctor.run(rest, out, err, Doctor.REAL);

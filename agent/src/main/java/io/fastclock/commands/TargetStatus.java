@@ -22,8 +22,10 @@ final class TargetStatus {
     static final String TSC_REANCHORS = "fastclock.tsc.reanchors";
     static final String TSC_RATE = "fastclock.tsc.lastRateChangePpm";
     static final String FALLBACK = "fastclock.fallback";
+    /** Generated classes still to be retransformed after an attach (agent.GeneratedClassesPass). */
+    static final String PENDING = "fastclock.retransform.pending";
     static final String[] PUBLISHED = {STARTED, VERSION, ACTIVE, REASON, MILLIS, NANOS, EPOCH, CLASSES, CALLSITES,
-        JDK_CLASSES, JDK_CALLSITES, TSC_WORST, TSC_REANCHORS, TSC_RATE, FALLBACK};
+        JDK_CLASSES, JDK_CALLSITES, TSC_WORST, TSC_REANCHORS, TSC_RATE, FALLBACK, PENDING};
 
     final long pid;
     private final Properties p;
@@ -41,6 +43,15 @@ final class TargetStatus {
     /** The agent decided (active or not) and said why. */
     boolean decided() {
         return p.getProperty(ACTIVE) != null && p.getProperty(REASON) != null;
+    }
+
+    /** Generated classes the agent has still to retransform in the background, 0 when none. */
+    long pending() {
+        try {
+            return Long.parseLong(p.getProperty(PENDING, "0"));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     boolean active() {
@@ -94,6 +105,10 @@ final class TargetStatus {
                     .append(" call sites; JDK classes: ").append(or(JDK_CLASSES, "0")).append(", ")
                     .append(or(JDK_CALLSITES, "0")).append(" call sites\n");
         }
+        if (pending() > 0) {
+            b.append("  in the background: ").append(pending())
+                    .append(" generated classes (no class file to read) still to be checked and rewritten\n");
+        }
         if (get(TSC_REANCHORS) != null) {
             b.append("  TSC clock:         worst error ").append(get(TSC_WORST)).append(" ns, ").append(get(TSC_REANCHORS))
                     .append(" re-anchors, last rate change ").append(or(TSC_RATE, "?")).append(" ppm\n");
@@ -113,7 +128,7 @@ final class TargetStatus {
         for (String key : PUBLISHED) {
             String v = p.getProperty(key);
             if (v != null) {
-                m.put(key.substring("fastclock.".length()), v);
+                m.put(key.equals(PENDING) ? "pendingGeneratedClasses" : key.substring("fastclock.".length()), v);
             }
         }
         return m;

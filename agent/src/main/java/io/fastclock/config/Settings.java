@@ -129,7 +129,8 @@ public final class Settings {
                 || propertyName.equals("fastclock.version") || propertyName.equals("fastclock.reason")
                 || propertyName.equals("fastclock.epoch") || propertyName.equals("fastclock.classes")
                 || propertyName.equals("fastclock.callsites") || propertyName.startsWith("fastclock.jdk.")
-                || propertyName.startsWith("fastclock.tsc.") || propertyName.equals("fastclock.fallback");
+                || propertyName.startsWith("fastclock.tsc.") || propertyName.equals("fastclock.fallback")
+                || propertyName.startsWith("fastclock.retransform.");
     }
 
     /** Prefix of the system properties: {@code fastclock.<key>}. */

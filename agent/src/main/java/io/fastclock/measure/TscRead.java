@@ -21,17 +21,19 @@ public enum TscRead {
         this.ordered = ordered;
     }
 
+    // if-chains, not switches: a switch on an enum compiles to a synthetic class more to load and
+    // verify at start-up.
     public TickSource tickSource() {
-        switch (this) {
-            case RDTSCP:
-                return TickSource.rdtscp();
-            case LFENCE_RDTSC:
-                return TickSource.lfenceRdtsc();
-            case MFENCE_RDTSC:
-                return TickSource.mfenceRdtsc();
-            default:
-                return TickSource.unorderedRdtsc();
+        if (this == RDTSCP) {
+            return TickSource.rdtscp();
         }
+        if (this == LFENCE_RDTSC) {
+            return TickSource.lfenceRdtsc();
+        }
+        if (this == MFENCE_RDTSC) {
+            return TickSource.mfenceRdtsc();
+        }
+        return TickSource.unorderedRdtsc();
     }
 
     /**
@@ -51,19 +53,19 @@ public enum TscRead {
     public String orderedBecause(int cpuidFlags) {
         boolean intel = (cpuidFlags & NativeClocks.CPU_INTEL) != 0;
         boolean amd = (cpuidFlags & NativeClocks.CPU_AMD) != 0;
-        switch (this) {
-            case RDTSCP:
-                return (cpuidFlags & NativeClocks.TSC_RDTSCP) != 0 ? "CPUID offers rdtscp, which waits for earlier loads" : null;
-            case LFENCE_RDTSC:
-                if (intel) {
-                    return "Intel: LFENCE waits for every earlier instruction";
-                }
-                return amd && (cpuidFlags & NativeClocks.LFENCE_SERIALIZING) != 0
-                        ? "AMD with CPUID 8000_0021 EAX[2]: LFENCE always serialising" : null;
-            case MFENCE_RDTSC:
-                return amd ? "AMD: MFENCE orders RDTSC (Linux's MFENCE_RDTSC)" : null;
-            default:
-                return null;
+        if (this == RDTSCP) {
+            return (cpuidFlags & NativeClocks.TSC_RDTSCP) != 0 ? "CPUID offers rdtscp, which waits for earlier loads" : null;
         }
+        if (this == LFENCE_RDTSC) {
+            if (intel) {
+                return "Intel: LFENCE waits for every earlier instruction";
+            }
+            return amd && (cpuidFlags & NativeClocks.LFENCE_SERIALIZING) != 0
+                    ? "AMD with CPUID 8000_0021 EAX[2]: LFENCE always serialising" : null;
+        }
+        if (this == MFENCE_RDTSC) {
+            return amd ? "AMD: MFENCE orders RDTSC (Linux's MFENCE_RDTSC)" : null;
+        }
+        return null;
     }
 }

@@ -86,18 +86,18 @@ public final class TscReadChoice {
     }
 
     static String whyNot(TscRead r, int cpuidFlags) {
-        switch (r) {
-            case RDTSCP:
-                return "CPUID does not offer it";
-            case LFENCE_RDTSC:
-                return (cpuidFlags & NativeClocks.CPU_AMD) != 0
-                        ? "AMD without CPUID 8000_0021 EAX[2] (MSR C001_1029[1] is not readable from user space)"
-                        : "not documented as ordered on this CPU vendor";
-            case MFENCE_RDTSC:
-                return "documented for AMD only";
-            default:
-                return "unordered";
+        if (r == TscRead.RDTSCP) {
+            return "CPUID does not offer it";
         }
+        if (r == TscRead.LFENCE_RDTSC) {
+            return (cpuidFlags & NativeClocks.CPU_AMD) != 0
+                    ? "AMD without CPUID 8000_0021 EAX[2] (MSR C001_1029[1] is not readable from user space)"
+                    : "not documented as ordered on this CPU vendor";
+        }
+        if (r == TscRead.MFENCE_RDTSC) {
+            return "documented for AMD only";
+        }
+        return "unordered";
     }
 
     /** ns per read in C, or NaN if not timed. */

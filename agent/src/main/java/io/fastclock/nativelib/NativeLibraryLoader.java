@@ -3,7 +3,6 @@ package io.fastclock.nativelib;
 import io.fastclock.runtime.NativeClocks;
 
 import java.io.File;
-import java.lang.reflect.Method;
 import java.nio.file.Path;
 
 /**
@@ -54,9 +53,7 @@ public final class NativeLibraryLoader {
             }
             String how;
             if (bootLoaderLibraries != null) {
-                Method loadLibrary = bootLoaderLibraries.getClass().getMethod("loadLibrary", Class.class, File.class);
-                Object loaded = loadLibrary.invoke(bootLoaderLibraries, NativeClocks.class, library.toFile());
-                if (loaded == null || Boolean.FALSE.equals(loaded)) {
+                if (!BootLoaderLibraries.load(bootLoaderLibraries, NativeClocks.class, library.toFile())) {
                     return new Result("the JVM refused to load " + library, null);
                 }
                 how = "boot loader";
@@ -66,8 +63,6 @@ public final class NativeLibraryLoader {
             }
             NativeClocks.markLoaded();
             return new Result(null, how);
-        } catch (java.lang.reflect.InvocationTargetException e) {
-            return new Result("cannot load the native library: " + e.getCause(), null);
         } catch (Throwable e) {
             return new Result("cannot load the native library: " + e, null);
         } finally {

@@ -20,12 +20,15 @@ public enum JdkScope {
      * Where java.time and the legacy date APIs turn into clock reads (seen with {@code javap -c -p}
      * on JDK 11, 17, 21 and 25): {@code Clock.currentInstant()} (17+, behind {@code Instant.now()} and
      * every {@code now()}), {@code Clock$SystemClock} ({@code instant()} on 11, {@code millis()}),
-     * {@code Clock$SystemInstantSource} (17+), {@code new Date()}, and the calendars
-     * {@code Calendar.getInstance()} creates. A class missing from a JDK is simply never seen.
+     * {@code Clock$SystemInstantSource} (17+), {@code new Date()}, the calendars' constructors, and
+     * {@code CalendarProviderImpl.getInstance}: {@code Calendar.getInstance()} reads the clock there
+     * ({@code Calendar.Builder.setInstant(System.currentTimeMillis())}), not in a calendar's
+     * constructor. A class missing from a JDK is simply never seen.
      */
     public static final List<String> TIME_CLASSES = Collections.unmodifiableList(List.of(
             "java/time/Clock", "java/time/Clock$SystemClock", "java/time/Clock$SystemInstantSource",
-            "java/util/Date", "java/util/GregorianCalendar", "java/util/JapaneseImperialCalendar"));
+            "java/util/Date", "java/util/GregorianCalendar", "java/util/JapaneseImperialCalendar",
+            "sun/util/locale/provider/CalendarProviderImpl"));
 
     private static final java.util.Set<String> TIME_CLASS_BINARY_NAMES = binaryNames(TIME_CLASSES);
 

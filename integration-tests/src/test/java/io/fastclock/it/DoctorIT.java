@@ -45,6 +45,29 @@ class DoctorIT {
         assertTrue(json.path("forcedOn").path("active").asBoolean(), r.stdout);
         assertEquals("tsc", json.path("forcedOn").path("nanos").path("backend").asText(), r.stdout);
         assertMillisLagKeepsTheContract(json, r);
+        assertTscReadsAndLimits(json, r);
+    }
+
+    /**
+     * The TSC reads the clock uses: an ordered one for nanoTime (never the unordered rdtsc), the
+     * unordered one for millis, each timed in C; and a LIMIT (JNI no-op + the read in C) for each
+     * TSC clock, which is therefore above the no-op's own cost.
+     */
+    private static void assertTscReadsAndLimits(JsonNode json, ForkedJvm.Result r) {
+        JsonNode reads = json.path("tscReads");
+        String nanosRead = reads.path("nanos").asText();
+        assertTrue(List.of("rdtscp", "lfence; rdtsc", "mfence; rdtsc").contains(nanosRead), "nanoTime read: " + r.stdout);
+        assertEquals("rdtsc (unordered)", reads.path("millis").asText(), r.stdout);
+        assertTrue(reads.path("costNanos").path(nanosRead).asDouble() > 0, r.stdout);
+        assertTrue(reads.path("costNanos").path("rdtsc (unordered)").asDouble() > 0, r.stdout);
+        double noop = json.path("javaNanosPerCall").path("JNI no-op call (the transition alone)").asDouble();
+        assertTrue(noop > 0, r.stdout);
+        JsonNode limits = json.path("limitNanosPerCall");
+        for (String clock : List.of("tsc nanos", "tsc millis", "coarse millis (JNI CLOCK_REALTIME_COARSE)")) {
+            assertTrue(limits.path(clock).asDouble() > noop, clock + ": " + r.stdout);
+        }
+        assertEquals(noop + json.path("nativeNanosPerCall").path(nanosRead).asDouble(),
+                limits.path("tsc nanos").asDouble(), 0.002, r.stdout); // each printed to 0.001 ns
     }
 
     /**
@@ -88,6 +111,9 @@ class DoctorIT {
         assertTrue(r.stdout.contains("System.currentTimeMillis()"), r.stdout);
         assertTrue(r.stdout.contains("Millis lag against CLOCK_REALTIME"), r.stdout);
         assertTrue(r.stdout.matches("(?s).*\\n  coarse +[0-9]+ +-?[0-9.]+ [mun]s +[0-9.]+ ms +-?[0-9.]+ [mun]s +kept\\n.*"), r.stdout);
+        assertTrue(r.stdout.contains("\n  TSC reads          nanoTime: "), r.stdout);
+        assertTrue(r.stdout.matches("(?s).*\\n  tsc nanos +[0-9.]+ +[0-9.]+ +-?[0-9]+% +(rdtscp|lfence; rdtsc|mfence; rdtsc)\\n.*"), r.stdout);
+        assertTrue(r.stdout.matches("(?s).*\\n  tsc millis +[0-9.]+ +[0-9.]+ +-?[0-9]+% +rdtsc \\(unordered\\)\\n.*"), r.stdout);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -96,7 +122,7 @@ class DoctorIT {
         ForkedJvm.Result r = doctor(jdk, "--jsn").run();
         assertEquals(2, r.exitCode, r.toString());
         assertEquals("", r.stdout, r.toString());
-        assertTrue(r.stderr.contains("unknown argument '--jsn'"), r.toString());
+        assertTrue(r.stderr.contains("'--jsn'") && r.stderr.contains("--help"), r.toString());
     }
 
     @ParameterizedTest(name = "{0}")

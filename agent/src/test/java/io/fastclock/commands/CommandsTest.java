@@ -1,0 +1,115 @@
+package io.fastclock.commands;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fastclock.config.Settings;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class CommandsTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return Commands.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void pidsAreDigitsOnly() {
+        assertEquals(1234, Commands.parsePid("1234"));
+        assertEquals(-1, Commands.parsePid("12ab"));
+        assertEquals(-1, Commands.parsePid("-5"));
+        assertEquals(-1, Commands.parsePid("0"));
+        assertEquals(-1, Commands.parsePid(""));
+        assertEquals(-1, Commands.parsePid(null));
+        assertEquals(-1, Commands.parsePid("99999999999"));
+    }
+
+    @Test
+    void anUnknownCommandIsAUsageErrorAndAnUnknownOptionIsTheDoctors() {
+        assertEquals(Commands.USAGE, run("atach", "1"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown command 'atach'"), err.toString());
+        err.reset();
+        assertEquals(Commands.USAGE, run("--jsn"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown argument '--jsn'"), err.toString());
+    }
+
+    @Test
+    void everyCommandHasHelp() {
+        for (String command : new String[] {"attach", "status", "list", "detach"}) {
+            out.reset();
+            assertEquals(Commands.OK, run(command, "--help"));
+            assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("usage: java -jar "), command + ": " + out);
+        }
+    }
+
+    @Test
+    void aBadSettingNeverReachesTheTarget() {
+        // The PID is this JVM's own: a bad setting is reported before the PID is even looked at.
+        assertEquals(Commands.USAGE, run("attach", Long.toString(ProcessHandle.current().pid()), "mode=fast"));
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertTrue(e.contains("mode=fast") && e.contains("accepted values are auto, on, off") && e.contains("nothing was loaded"), e);
+    }
+
+    @Test
+    void theAttachCapabilityIsReadFromThePerfDataString() {
+        assertEquals(Boolean.TRUE, PerfData.attachSupported(perfData("1000000000000000")));
+        assertEquals(Boolean.FALSE, PerfData.attachSupported(perfData("0000000000000000")));
+        assertNull(PerfData.attachSupported("no such entry".getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    private static byte[] perfData(String capabilities) {
+        byte[] name = "....sun.rt.jvmCapabilities\0\0\0".getBytes(StandardCharsets.US_ASCII);
+        byte[] value = capabilities.getBytes(StandardCharsets.US_ASCII);
+        byte[] all = new byte[name.length + value.length + 8];
+        System.arraycopy(name, 0, all, 0, name.length);
+        System.arraycopy(value, 0, all, name.length, value.length);
+        return all;
+    }
+
+    @Test
+    void statusTextSaysWhatThePropertiesSay() {
+        Properties p = new Properties();
+        p.setProperty("java.specification.version", "21");
+        p.setProperty("sun.java.command", "com.acme.App arg");
+        TargetStatus none = new TargetStatus(42, p);
+        assertFalse(none.loaded());
+        assertTrue(none.text().contains("fastclock is not loaded"), none.text());
+        assertEquals(21, none.jdkFeature());
+        p.setProperty("fastclock.started", "agentmain");
+        p.setProperty("fastclock.active", "true");
+        p.setProperty("fastclock.reason", "active: ...");
+        p.setProperty("fastclock.classes", "12");
+        p.setProperty("fastclock.callsites", "34");
+        p.setProperty("fastclock.fallback", "the TSC rate moved");
+        p.setProperty("fastclock.retransform.pending", "100");
+        TargetStatus active = new TargetStatus(42, p);
+        assertTrue(active.loaded() && active.decided() && active.active());
+        assertEquals(100, active.pending());
+        String text = active.text();
+        assertTrue(text.contains("12 classes, 34 call sites") && text.contains("fallback:          the TSC rate moved")
+                && text.contains("100 generated classes"), text);
+        assertEquals("com.acme.App", active.toMap().get("main"));
+        assertEquals("100", active.toMap().get("pendingGeneratedClasses"));
+    }
+
+    @Test
+    void thePublishedStateIsNeverReadAsASetting() {
+        Map<String, String> props = new HashMap<>();
+        for (String name : TargetStatus.PUBLISHED) {
+            props.put(name, "12");
+        }
+        props.put("fastclock.millis", "tsc");
+        props.put("fastclock.nanos", "tsc");
+        Settings s = Settings.parse(null, props);
+        assertEquals(Settings.Millis.TSC, s.millis());
+    }
+}

@@ -1,0 +1,105 @@
+package io.fastclock.it.apps;
+
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.util.List;
+
+/**
+ * Counts, per java.time / legacy date entry point (JTimeOps), the slow-clocksource reads that N
+ * operations make in the simulator's counted window, called from application code and from a copy
+ * of JTimeOps defined by a loader whose parent is the bootstrap loader. Prints, per entry point:
+ * {@code app.NAME=reads}, {@code isolated.NAME=reads} and {@code value.NAME=ok|WRONG ...}; and
+ * {@code ops}, {@code entryPoints}, {@code backends}, {@code epoch}.
+ *
+ * <p>args: ops-per-entry-point [app|isolated|both]
+ */
+public final class JTimeCoverageApp {
+    static final int WARM_UP = 3_000;
+
+    public static void main(String[] args) throws Exception {
+        int ops = Integer.parseInt(args[0]);
+        String where = args.length > 1 ? args[1] : "both";
+        List<String> names = JTimeOps.names();
+        System.out.println("ops=" + ops);
+        System.out.println("entryPoints=" + names.size());
+        System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
+        System.out.println("epoch=" + epochBackend());
+        if (!where.equals("isolated")) {
+            for (String name : names) {
+                JTimeOps.run(name, WARM_UP);
+                checkValue(name, () -> JTimeOps.run(name, 1));
+                long before = JnaClocks.countedSlowReads();
+                CountedWindow.run(1, () -> JTimeOps.run(name, ops));
+                System.out.println("app." + name + "=" + (JnaClocks.countedSlowReads() - before));
+            }
+        }
+        if (!where.equals("app")) {
+            Method run = isolatedOps().getMethod("run", String.class, int.class);
+            for (String name : names) {
+                run.invoke(null, name, WARM_UP);
+                long before = JnaClocks.countedSlowReads();
+                CountedWindow.run(1, () -> invoke(run, name, ops));
+                System.out.println("isolated." + name + "=" + (JnaClocks.countedSlowReads() - before));
+            }
+        }
+        System.out.println("done=ok");
+    }
+
+    /** Values that are instants must lie between two reads of CLOCK_REALTIME (no rewriting touches those). */
+    private static void checkValue(String name, java.util.function.LongSupplier op) {
+        if (!JTimeOps.isEpochMillis(name)) {
+            long v = op.getAsLong();
+            System.out.println("value." + name + "=" + (v != Long.MIN_VALUE ? "ok" : "WRONG"));
+            return;
+        }
+        long beforeMs = Math.floorDiv(JnaClocks.realtimeNanos(), 1_000_000L);
+        long v = op.getAsLong();
+        long afterMs = Math.floorDiv(JnaClocks.realtimeNanos(), 1_000_000L);
+        boolean ok = v >= beforeMs - 1 && v <= afterMs + 1;
+        System.out.println("value." + name + "=" + (ok ? "ok" : "WRONG " + v + " not in [" + beforeMs + ", " + afterMs + "]"));
+    }
+
+    private static void invoke(Method run, String name, int times) {
+        try {
+            run.invoke(null, name, times);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String epochBackend() {
+        try {
+            Class<?> fastClock = Class.forName("io.fastclock.runtime.FastClock", true, null);
+            return String.valueOf(fastClock.getMethod("epochBackend").invoke(null));
+        } catch (ClassNotFoundException e) {
+            return "none";
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** JTimeOps (and its nested lambdas' host) defined again by a loader whose parent is the bootstrap loader. */
+    static Class<?> isolatedOps() throws Exception {
+        String name = "io.fastclock.it.apps." + "JTimeOps";
+        byte[] bytes;
+        try (InputStream in = JTimeCoverageApp.class.getResourceAsStream("/" + name.replace('.', '/') + ".class")) {
+            bytes = in.readAllBytes();
+        }
+        BootParentLoader loader = new BootParentLoader();
+        Class<?> isolated = loader.define(name, bytes);
+        if (isolated.getClassLoader() != loader || isolated == JTimeOps.class) {
+            throw new IllegalStateException("not isolated");
+        }
+        return isolated;
+    }
+
+    static final class BootParentLoader extends ClassLoader {
+        BootParentLoader() {
+            super(null);
+        }
+
+        Class<?> define(String name, byte[] bytes) {
+            return defineClass(name, bytes, 0, bytes.length);
+        }
+    }
+}
