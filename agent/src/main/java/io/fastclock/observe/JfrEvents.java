@@ -98,13 +98,29 @@ final class JfrEvents {
         }
     }
 
+    /**
+     * The direct commit when JFR comes up and the beginChunk hook can both fire for the same new
+     * recording (seen on JDK 11: 3 ms apart), so a second activation within this long is dropped.
+     * Chunks of one recording are far longer apart.
+     */
+    static final long ACTIVATION_REPEAT_NANOS = 1_000_000_000L;
+    private static long lastActivationNanos;
+
     static void commitActivation() {
         ActivationFacts f = facts;
         ActivationEvent event = new ActivationEvent();
-        if (f != null && event.shouldCommit()) {
-            event.fill(f);
-            event.commit();
+        if (f == null || !event.shouldCommit()) {
+            return;
         }
+        long now = System.nanoTime();
+        synchronized (JfrEvents.class) {
+            if (lastActivationNanos != 0 && now - lastActivationNanos < ACTIVATION_REPEAT_NANOS) {
+                return;
+            }
+            lastActivationNanos = now;
+        }
+        event.fill(f);
+        event.commit();
     }
 
     static void commitTscHealth() {
