@@ -1,5 +1,7 @@
 package io.fastclock.observe;
 
+import java.util.ArrayList;
+import java.util.List;
 import jdk.jfr.FlightRecorder;
 
 /**
@@ -23,6 +25,9 @@ final class JfrEvents {
     private static volatile boolean up;
     private static boolean healthAdded;
     private static long lastHealthNanos;
+    /** Retransformations that ran before JFR first came up (premain runs before it on JDK 17): {classes, callSites, nanos}. */
+    private static final List<long[]> EARLY_RETRANSFORMS = new ArrayList<>();
+    private static final int MAX_EARLY_RETRANSFORMS = 16;
 
     private JfrEvents() {}
 
@@ -51,6 +56,10 @@ final class JfrEvents {
             if (!up) {
                 FlightRecorder.addPeriodicEvent(ActivationEvent.class, new Periodic(true));
                 commitActivation();
+                for (long[] r : EARLY_RETRANSFORMS) {
+                    commitRetransform((int) r[0], (int) r[1], r[2]);
+                }
+                EARLY_RETRANSFORMS.clear();
                 up = true;
             }
         }
@@ -89,13 +98,29 @@ final class JfrEvents {
         }
     }
 
+    /**
+     * The direct commit when JFR comes up and the beginChunk hook can both fire for the same new
+     * recording (seen on JDK 11: 3 ms apart), so a second activation within this long is dropped.
+     * Chunks of one recording are far longer apart.
+     */
+    static final long ACTIVATION_REPEAT_NANOS = 1_000_000_000L;
+    private static long lastActivationNanos;
+
     static void commitActivation() {
         ActivationFacts f = facts;
         ActivationEvent event = new ActivationEvent();
-        if (f != null && event.shouldCommit()) {
-            event.fill(f);
-            event.commit();
+        if (f == null || !event.shouldCommit()) {
+            return;
         }
+        long now = System.nanoTime();
+        synchronized (JfrEvents.class) {
+            if (lastActivationNanos != 0 && now - lastActivationNanos < ACTIVATION_REPEAT_NANOS) {
+                return;
+            }
+            lastActivationNanos = now;
+        }
+        event.fill(f);
+        event.commit();
     }
 
     static void commitTscHealth() {
@@ -136,10 +161,23 @@ final class JfrEvents {
         }
     }
 
+    /** Committed now if JFR is up; before JFR has first come up, kept and committed when it does. */
     static void retransformed(int classes, int callSites, long nanos) {
         if (!recorderUp()) {
-            return;
+            synchronized (JfrEvents.class) {
+                if (!up && EARLY_RETRANSFORMS.size() < MAX_EARLY_RETRANSFORMS) {
+                    EARLY_RETRANSFORMS.add(new long[] {classes, callSites, nanos});
+                    return;
+                }
+            }
+            if (!up) {
+                return;
+            }
         }
+        commitRetransform(classes, callSites, nanos);
+    }
+
+    private static void commitRetransform(int classes, int callSites, long nanos) {
         RetransformEvent event = new RetransformEvent();
         if (event.shouldCommit()) {
             event.classes = classes;

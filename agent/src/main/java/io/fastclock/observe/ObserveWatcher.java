@@ -60,6 +60,10 @@ final class ObserveWatcher implements Runnable {
             }
             JmxRegistration.register(server, bean);
             return null;
+        } catch (SecurityException e) {
+            // jmx=auto under a SecurityManager that forbids it: an optional extra nobody asked for
+            // by name, so it goes quietly (jmx=on says so at start-up).
+            return null;
         } catch (Throwable t) {
             Telemetry.jmxFailed(t);
             return null;

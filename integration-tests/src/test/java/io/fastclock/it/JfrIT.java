@@ -95,6 +95,18 @@ class JfrIT {
         assertFalse(field(a, "clocksource").isEmpty(), a);
         assertFalse(field(a, "systemMillisNanosPerCall").equals("NaN"), "the measured cost is missing\n" + a);
 
+        // The retransformation at start (before JFR was up on JDK 17) is reported once JFR is, with
+        // the counts of the start line.
+        String retransform = jfrPrint(jdk, "fastclock.Retransform", rec);
+        List<String> retransforms = events(retransform, "fastclock.Retransform");
+        assertEquals(1, retransforms.size(), retransform);
+        Matcher jdkClasses = Pattern.compile("(\\d+) JDK classes changed (?:at start )?\\((\\d+) call sites\\)").matcher(r.stderr);
+        Matcher appClasses = Pattern.compile("(\\d+) of \\d+ classes loaded before the agent rewritten").matcher(r.stderr);
+        assertTrue(jdkClasses.find() && appClasses.find(), "the start line's counts\n" + r);
+        assertEquals(Long.parseLong(jdkClasses.group(1)) + Long.parseLong(appClasses.group(1)),
+                Long.parseLong(field(retransforms.get(0), "classes")), retransform + r);
+        assertTrue(Long.parseLong(field(retransforms.get(0), "callSites")) >= Long.parseLong(jdkClasses.group(2)), retransform);
+
         String health = jfrPrint(jdk, "fastclock.TscHealth", rec);
         List<String> samples = events(health, "fastclock.TscHealth");
         assertTrue(samples.size() >= 1, "no TSC health in 2.5 s of a 1 s period\n" + health);
