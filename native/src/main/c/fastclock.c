@@ -157,7 +157,7 @@ static int tsc_flags(void) { return 0; }
 
 /* ---- hot-path clocks ---------------------------------------------------------------------- */
 
-JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_realtimeCoarseMillis(JNIEnv *env, jclass cls) {
+JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_realtimeCoarseMillis(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
     struct timespec ts;
@@ -167,38 +167,38 @@ JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_realtimeCoarseMil
     return (jlong)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_monotonicCoarseNanos(JNIEnv *env, jclass cls) {
+JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_monotonicCoarseNanos(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
     return (jlong)read_clock(CLOCK_MONOTONIC_COARSE);
 }
 
-JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_rdtscp(JNIEnv *env, jclass cls) {
+JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_rdtscp(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
     return (jlong)tsc_rdtscp();
 }
 
-JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_lfenceRdtsc(JNIEnv *env, jclass cls) {
+JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_lfenceRdtsc(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
     return (jlong)tsc_lfence_rdtsc();
 }
 
-JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_mfenceRdtsc(JNIEnv *env, jclass cls) {
+JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_mfenceRdtsc(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
     return (jlong)tsc_mfence_rdtsc();
 }
 
-JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_rdtsc(JNIEnv *env, jclass cls) {
+JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_rdtsc(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
     return (jlong)tsc_unordered();
 }
 
 /* Does nothing: timed from Java, it is the cost of the JNI transition alone (the doctor's limit rows). */
-JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_noop(JNIEnv *env, jclass cls) {
+JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_noop(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
     return 0;
@@ -206,20 +206,20 @@ JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_noop(JNIEnv *env,
 
 /* ---- probe support ------------------------------------------------------------------------ */
 
-JNIEXPORT jint JNICALL Java_io_fastclock_runtime_NativeClocks_tscFlags(JNIEnv *env, jclass cls) {
+JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_tscFlags(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
     return tsc_flags();
 }
 
-JNIEXPORT jboolean JNICALL Java_io_fastclock_runtime_NativeClocks_isX86(JNIEnv *env, jclass cls) {
+JNIEXPORT jboolean JNICALL Java_io_fastclock_clock_NativeClocks_isX86(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
     return FC_X86 ? JNI_TRUE : JNI_FALSE;
 }
 
 /* Resolution of a clock in ns, or a negative errno. */
-JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_clockGetres(JNIEnv *env, jclass cls, jint clockId) {
+JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_clockGetres(JNIEnv *env, jclass cls, jint clockId) {
     (void)env;
     (void)cls;
     struct timespec ts;
@@ -230,7 +230,7 @@ JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_clockGetres(JNIEn
 }
 
 /* Nanoseconds of the given clock, or a negative errno. */
-JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_clockGettime(JNIEnv *env, jclass cls, jint clockId) {
+JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_clockGettime(JNIEnv *env, jclass cls, jint clockId) {
     (void)env;
     (void)cls;
     return (jlong)read_clock((clockid_t)clockId);
@@ -243,7 +243,7 @@ JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_clockGettime(JNIE
  */
 static volatile uint64_t fc_sink;
 
-JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_timeCalls(JNIEnv *env, jclass cls, jint clockId, jlong n) {
+JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_timeCalls(JNIEnv *env, jclass cls, jint clockId, jlong n) {
     (void)env;
     (void)cls;
     if (n <= 0) {
@@ -299,7 +299,7 @@ JNIEXPORT jlong JNICALL Java_io_fastclock_runtime_NativeClocks_timeCalls(JNIEnv 
  * monotonic instant (the midpoint of reads just before and just after).
  * Returns 0, or a negative errno.
  */
-JNIEXPORT jint JNICALL Java_io_fastclock_runtime_NativeClocks_sampleTsc(JNIEnv *env, jclass cls, jint tries, jlongArray out) {
+JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_sampleTsc(JNIEnv *env, jclass cls, jint tries, jlongArray out) {
     (void)cls;
     if (!FC_X86) {
         return -ENOTSUP;
@@ -404,7 +404,7 @@ static void *tsc_worker_run(void *arg) {
  * out[2] = backward steps seen, out[3] = largest backward step in ticks.
  * Returns 0 when the check ran (look at out[2]), or a negative errno when it could not run.
  */
-JNIEXPORT jint JNICALL Java_io_fastclock_runtime_NativeClocks_crossCpuTscCheck(JNIEnv *env, jclass cls, jint readsPerCpu, jlongArray out) {
+JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_crossCpuTscCheck(JNIEnv *env, jclass cls, jint readsPerCpu, jlongArray out) {
     (void)cls;
     if (!FC_X86) {
         return -ENOTSUP;

@@ -1,7 +1,7 @@
 package io.fastclock.agent;
 
 import io.fastclock.config.Settings;
-import io.fastclock.runtime.RuntimeLog;
+import io.fastclock.clock.RuntimeLog;
 
 /** The agent's voice: stderr only, one line per event, every line prefixed "fastclock: ". */
 final class AgentLog implements RuntimeLog {

@@ -12,19 +12,19 @@ import io.fastclock.rewrite.JdkScope;
 import io.fastclock.rewrite.RewriteListener;
 import io.fastclock.rewrite.RewriteStats;
 import io.fastclock.runtime.ClockRegistry;
-import io.fastclock.runtime.CoarseMillis;
-import io.fastclock.runtime.CoarseNanos;
+import io.fastclock.clock.CoarseMillis;
+import io.fastclock.clock.CoarseNanos;
 import io.fastclock.runtime.EpochClock;
 import io.fastclock.runtime.FastClock;
 import io.fastclock.runtime.LongClock;
-import io.fastclock.runtime.NativeClocks;
-import io.fastclock.runtime.SystemMillis;
-import io.fastclock.runtime.SystemEpoch;
-import io.fastclock.runtime.SystemNanos;
-import io.fastclock.runtime.TscClock;
-import io.fastclock.runtime.TscEpoch;
-import io.fastclock.runtime.TscMillis;
-import io.fastclock.runtime.TscNanos;
+import io.fastclock.clock.NativeClocks;
+import io.fastclock.clock.SystemMillis;
+import io.fastclock.clock.SystemEpoch;
+import io.fastclock.clock.SystemNanos;
+import io.fastclock.clock.TscClock;
+import io.fastclock.clock.TscEpoch;
+import io.fastclock.clock.TscMillis;
+import io.fastclock.clock.TscNanos;
 
 import java.lang.instrument.Instrumentation;
 import java.lang.invoke.MethodHandle;
@@ -45,7 +45,7 @@ final class AgentStartup {
      *     classes whose class file cannot be read as a resource (generated at run time) are
      *     retransformed too, and the transformer decides from their real bytes
      */
-    static void start(Settings settings, Instrumentation inst, Object bootNativeLibraries, int loadedBeforeAgent, String how)
+    static void start(Settings settings, Instrumentation inst, int loadedBeforeAgent, String how)
             throws ReflectiveOperationException {
         boolean attached = how.equals("agentmain");
         long started = System.nanoTime();
@@ -55,7 +55,7 @@ final class AgentStartup {
             log.info("inactive: mode=off");
             return;
         }
-        MachineProbe probe = MachineProbe.run(settings, bootNativeLibraries, false);
+        MachineProbe probe = MachineProbe.run(settings, false);
         for (String problem : probe.facts.problems()) {
             log.debug(problem);
         }
@@ -76,15 +76,20 @@ final class AgentStartup {
         }
         LongClock jna = probe.jna == null ? null : probe.jna.clock;
         EpochClock epoch = tsc == null ? null : new TscEpoch(tsc, systemEpoch());
-        if (!ClockRegistry.install(millisClock(decision.millis().backend(), tsc, jna),
-                nanosClock(decision.nanos().backend(), tsc), epoch)) {
-            AgentState.inactive("inactive: the fastclock runtime was already in use in this JVM");
-            log.info("inactive: the fastclock runtime was already in use in this JVM");
-            return;
-        }
+        LongClock millis = millisClock(decision.millis().backend(), tsc, jna);
+        LongClock nanos = nanosClock(decision.nanos().backend(), tsc);
+        boolean installed = ClockRegistry.install(millis, nanos, epoch);
         FastClock.nanoTime(); // initialise now, off the application's first call
         if (epoch != null) {
             FastClock.nanoTimeAdjustment(0); // and the epoch read, before any JDK class calls it
+        }
+        // The runtime's install is public (it lives in the boot loader's unnamed module): only a
+        // FastClock that sealed exactly these backends gets call sites rewritten to it.
+        if (!installed || !ClockRegistry.sealedAre(millis, nanos, epoch)) {
+            String line = "inactive: the fastclock runtime was set up by other code in this JVM; no call site is rewritten";
+            AgentState.inactive(line);
+            log.info(line);
+            return;
         }
 
         JdkScope jdk = jdkScope(settings.jdk(), epoch);

@@ -2,7 +2,7 @@ package io.fastclock.agent;
 
 import io.fastclock.rewrite.ClockTransformer;
 import io.fastclock.rewrite.RewriteListener;
-import io.fastclock.runtime.TscClock;
+import io.fastclock.clock.TscClock;
 
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;

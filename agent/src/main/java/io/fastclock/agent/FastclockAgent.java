@@ -9,17 +9,23 @@ import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 
 /**
- * Agent entry point (Premain-Class and Agent-Class). Whatever goes wrong in here, the application
+ * What premain and agentmain do (io.fastclock.entry.AgentEntry, the jar's Premain-Class and
+ * Agent-Class, hands over through {@link Launch}). Whatever goes wrong in here, the application
  * starts and runs on the system clocks, with one line on stderr.
  */
 public final class FastclockAgent {
-    /** The same class serves every -javaagent copy of the jar (the system loader loads it once). */
+    /** Per copy: each -javaagent or attach of the jar defines the agent's module anew ({@link #earlierCopy}). */
     private static volatile boolean started;
 
     /** The agent argument of {@code java -jar fastclock.jar detach PID}. */
     static final String DETACH = "detach";
 
     private FastclockAgent() {}
+
+    /** In the copy that started: restores the original code (java -jar fastclock.jar detach PID). */
+    static void detachThisCopy() {
+        AgentStartup.detach(detachLogLevel());
+    }
 
     private static Settings.Log detachLogLevel() {
         try {
@@ -29,23 +35,25 @@ public final class FastclockAgent {
         }
     }
 
-    public static void premain(String args, Instrumentation inst) {
-        start(args, inst, "premain");
-    }
-
-    public static void agentmain(String args, Instrumentation inst) {
-        start(args, inst, "agentmain");
-    }
-
-    /** @param how premain or agentmain */
-    private static void start(String args, Instrumentation inst, String how) {
+    /**
+     * Called by {@link Launch} once the JVM's own Instrumentation is checked.
+     *
+     * @param how premain or agentmain
+     */
+    static void start(String args, Instrumentation inst, String how) {
         try {
-            if (started && DETACH.equals(args) && how.equals("agentmain")) {
-                // java -jar fastclock.jar detach PID: the runtime is in the boot loader already.
-                AgentStartup.detach(detachLogLevel());
+            Class<?>[] loaded = inst.getAllLoadedClasses();
+            Module earlier = earlierCopy(loaded);
+            if (DETACH.equals(args) && how.equals("agentmain")) {
+                // java -jar fastclock.jar detach PID: the copy that started does the work.
+                if (earlier == null) {
+                    System.err.println("fastclock: nothing to detach: fastclock is not loaded in this JVM");
+                } else {
+                    Launch.call(earlier, new Object[] {Launch.DETACH, null, inst});
+                }
                 return;
             }
-            if (started || BootstrapInjector.alreadyInjected()) {
+            if (earlier != null || started || BootstrapInjector.alreadyInjected()) {
                 System.err.println("fastclock: the agent is already installed in this JVM (given twice?); this copy does nothing");
                 return;
             }
@@ -81,10 +89,10 @@ public final class FastclockAgent {
                         settings.thresholdNs()));
                 return;
             }
-            int loadedBefore = classesLoadedBeforeTheAgent(inst);
-            BootstrapInjector injector = BootstrapInjector.inject(inst);
+            int loadedBefore = classesLoadedBeforeTheAgent(loaded);
+            BootstrapInjector.inject(inst);
             // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
-            AgentStartup.start(settings, inst, injector.bootNativeLibraries(), loadedBefore, how);
+            AgentStartup.start(settings, inst, loadedBefore, how);
         } catch (Throwable t) {
             String line = "fastclock: agent not started, the application runs on the system clocks: " + t;
             System.err.println(line);
@@ -100,13 +108,29 @@ public final class FastclockAgent {
      * Counted before the probe and the runtime load anything, so the start line reports the host's
      * classes the transformer will never see, not the agent's own.
      */
-    private static int classesLoadedBeforeTheAgent(Instrumentation inst) {
+    private static int classesLoadedBeforeTheAgent(Class<?>[] loaded) {
         int count = 0;
-        for (Class<?> c : inst.getAllLoadedClasses()) {
+        for (Class<?> c : loaded) {
             if (!c.getName().startsWith("io.fastclock.")) {
                 count++;
             }
         }
         return count;
+    }
+
+    /**
+     * The module of a copy of this agent started before this one (another -javaagent of the jar, or
+     * an earlier attach), found among the loaded classes: each copy has a module layer of its own, and
+     * the entry class holds nothing that could say so.
+     */
+    static Module earlierCopy(Class<?>[] loaded) {
+        Module mine = FastclockAgent.class.getModule();
+        for (Class<?> c : loaded) {
+            if (c.getName().equals(Launch.class.getName()) && c.getModule() != mine && c.getModule().isNamed()
+                    && c.getModule().getName().equals(mine.getName())) {
+                return c.getModule();
+            }
+        }
+        return null;
     }
 }

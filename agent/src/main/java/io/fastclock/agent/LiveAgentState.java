@@ -2,8 +2,8 @@ package io.fastclock.agent;
 
 import io.fastclock.probe.Backend;
 import io.fastclock.rewrite.RewriteStats;
-import io.fastclock.runtime.RuntimeLog;
-import io.fastclock.runtime.TscClock;
+import io.fastclock.clock.RuntimeLog;
+import io.fastclock.clock.TscClock;
 
 /**
  * Keeps {@link AgentState}'s counts and TSC figures current while fastclock is active: a daemon

@@ -16,7 +16,7 @@ import io.fastclock.probe.Measurements;
 import io.fastclock.probe.NativeStatus;
 import io.fastclock.probe.TscHealth;
 import io.fastclock.runtime.LongClock;
-import io.fastclock.runtime.NativeClocks;
+import io.fastclock.clock.NativeClocks;
 
 /**
  * Everything the agent and the doctor learn about this machine before deciding: the files
@@ -55,16 +55,15 @@ public final class MachineProbe {
     }
 
     /**
-     * @param bootNativeLibraries see {@link NativeLibraryLoader#load}
      * @param alwaysCheckTsc run the TSC checks, and load JNA, even where the decision cannot use them (the doctor)
      */
-    public static MachineProbe run(Settings settings, Object bootNativeLibraries, boolean alwaysCheckTsc) {
+    public static MachineProbe run(Settings settings, boolean alwaysCheckTsc) {
         long start = System.nanoTime();
         MachineReader reader = new MachineReader(settings.sysfsRoot(), settings.procfsRoot());
         MachineFacts facts = reader.read();
         NativeLibraryLoader.Result loaded = NativeLibraryLoader.load(
                 settings.library() == null ? null : settings.library().toString(),
-                NativeLibraryExtractor.defaultTempRoot(), bootNativeLibraries);
+                NativeLibraryExtractor.defaultTempRoot());
         // JNA only where it can matter: the JNI library failed and millis is left to auto, or
         // jna-coarse is named. When libfastclock loads, JNA is not touched at all.
         JnaLoader.Result jna = null;

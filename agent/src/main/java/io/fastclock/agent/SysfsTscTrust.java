@@ -1,7 +1,7 @@
 package io.fastclock.agent;
 
 import io.fastclock.probe.MachineReader;
-import io.fastclock.runtime.TscTrust;
+import io.fastclock.clock.TscTrust;
 import java.util.ArrayList;
 import java.util.List;
 

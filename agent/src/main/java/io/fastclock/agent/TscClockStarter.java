@@ -1,10 +1,10 @@
 package io.fastclock.agent;
 
 import io.fastclock.measure.TscChecks;
-import io.fastclock.runtime.RuntimeLog;
-import io.fastclock.runtime.TscAnchorThread;
-import io.fastclock.runtime.TscClock;
-import io.fastclock.runtime.TscTrust;
+import io.fastclock.clock.RuntimeLog;
+import io.fastclock.clock.TscAnchorThread;
+import io.fastclock.clock.TscClock;
+import io.fastclock.clock.TscTrust;
 
 /** Builds a running {@link TscClock} from checks that passed, and starts its anchor thread. */
 public final class TscClockStarter {

@@ -38,6 +38,9 @@ final class AttachApis {
         ClassLoader loader = transport.equals("JNA")
                 ? JnaLoader.privateLoader(tempRoot(), parent, PRIVATE_PREFIXES)
                 : JnaLoader.loaderWithoutJna(parent, PRIVATE_PREFIXES);
+        // The adapter, defined by that loader, implements AttachApi: this module shows that one package
+        // to that loader alone (this module's packages are exported to no one else).
+        AttachApis.class.getModule().addExports(AttachApi.class.getPackageName(), loader.getUnnamedModule());
         try {
             return (AttachApi) Class.forName(ADAPTER, true, loader).getConstructor(String.class).newInstance(transport);
         } catch (ReflectiveOperationException | LinkageError | IllegalArgumentException e) {

@@ -14,17 +14,17 @@ import io.fastclock.probe.Decision;
 import io.fastclock.probe.DecisionMaker;
 import io.fastclock.probe.MachineFacts;
 import io.fastclock.runtime.ClockRegistry;
-import io.fastclock.runtime.CoarseMillis;
-import io.fastclock.runtime.CoarseNanos;
+import io.fastclock.clock.CoarseMillis;
+import io.fastclock.clock.CoarseNanos;
 import io.fastclock.runtime.EpochClock;
 import io.fastclock.runtime.FastClock;
 import io.fastclock.runtime.LongClock;
-import io.fastclock.runtime.NativeClocks;
-import io.fastclock.runtime.RuntimeLog;
-import io.fastclock.runtime.TscClock;
-import io.fastclock.runtime.TscEpoch;
-import io.fastclock.runtime.TscNanos;
-import io.fastclock.runtime.TscTrust;
+import io.fastclock.clock.NativeClocks;
+import io.fastclock.clock.RuntimeLog;
+import io.fastclock.clock.TscClock;
+import io.fastclock.clock.TscEpoch;
+import io.fastclock.clock.TscNanos;
+import io.fastclock.clock.TscTrust;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -85,7 +85,7 @@ final class DoctorReport {
     }
 
     static DoctorReport collect(Settings settings) {
-        MachineProbe probe = MachineProbe.run(settings, null, true);
+        MachineProbe probe = MachineProbe.run(settings, true);
         Decision forced = new DecisionMaker().decide(forcedOn(), probe.facts, probe.measurements,
                 probe.nativeStatus, probe.tscHealth);
 
@@ -138,7 +138,7 @@ final class DoctorReport {
         }
         // The same backends through the entry points rewritten code calls: the difference from the
         // rows above is what the dispatch costs once compiled.
-        if (probe.nativeResult.loaded() && !ClockRegistry.isSealed()) {
+        if (probe.nativeResult.loaded()) {
             LongClock nanos = tsc != null ? new TscNanos(tsc) : new CoarseNanos();
             if (ClockRegistry.install(new CoarseMillis(), nanos)) {
                 javaCosts.put("FastClock.currentTimeMillis() -> coarse", measure(FastClock::currentTimeMillis));

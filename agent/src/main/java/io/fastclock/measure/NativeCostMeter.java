@@ -1,6 +1,6 @@
 package io.fastclock.measure;
 
-import io.fastclock.runtime.NativeClocks;
+import io.fastclock.clock.NativeClocks;
 
 /**
  * What a clock read costs, timed in C (NativeClocks.timeCalls) so that the answer is the clock's

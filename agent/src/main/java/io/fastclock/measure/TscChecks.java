@@ -1,7 +1,7 @@
 package io.fastclock.measure;
 
-import io.fastclock.runtime.NativeClocks;
-import io.fastclock.runtime.TscCalibration;
+import io.fastclock.clock.NativeClocks;
+import io.fastclock.clock.TscCalibration;
 
 /**
  * The run-time half of deciding whether the TSC may be used: what CPUID says, whether the TSC

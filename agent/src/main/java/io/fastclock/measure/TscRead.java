@@ -1,7 +1,7 @@
 package io.fastclock.measure;
 
-import io.fastclock.runtime.NativeClocks;
-import io.fastclock.runtime.TickSource;
+import io.fastclock.clock.NativeClocks;
+import io.fastclock.clock.TickSource;
 
 /** The ways libfastclock reads the TSC, with the pseudo clock id that times each in C. */
 public enum TscRead {

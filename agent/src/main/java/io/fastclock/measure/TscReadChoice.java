@@ -6,7 +6,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import io.fastclock.runtime.NativeClocks;
+import io.fastclock.clock.NativeClocks;
 
 /**
  * Which TSC read the clock uses on this machine: for nanoTime the cheapest of the ordered reads

@@ -52,6 +52,25 @@ public final class AgentResources {
         }
     }
 
+    /** Where the jar keeps classes (as .classdata, so that no class loader of the application finds them). */
+    public static final String CLASSES = "META-INF/fastclock/classes/";
+
+    /**
+     * Class files ("a/b/C.class") of the agent: from their .classdata entries in the jar, or as
+     * resources when the classes are not in a jar (tests).
+     */
+    public static byte[][] readClasses(String[] classPaths) throws IOException {
+        if (jarFile == null) {
+            return readAll(classPaths);
+        }
+        String[] entries = new String[classPaths.length];
+        for (int i = 0; i < classPaths.length; i++) {
+            String p = classPaths[i];
+            entries[i] = CLASSES + p.substring(0, p.length() - ".class".length()) + ".classdata";
+        }
+        return readAll(entries);
+    }
+
     /** Several resources with one opening of the jar; a missing one fails. */
     public static byte[][] readAll(String[] paths) throws IOException {
         byte[][] out = new byte[paths.length][];

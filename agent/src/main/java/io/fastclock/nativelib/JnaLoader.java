@@ -125,7 +125,7 @@ public final class JnaLoader {
         PrivateLoader loader = null;
         try {
             byte[] adapterBytes = resourceBytes(CLASSES_RESOURCE + ADAPTER.replace('.', '/') + ".class");
-            try (InputStream in = JnaLoader.class.getResourceAsStream(JAR_RESOURCE)) {
+            try (InputStream in = resource(JAR_RESOURCE)) {
                 if (in == null || adapterBytes == null) {
                     return new Result(null, null, "JNA is not bundled in this agent jar (" + JAR_RESOURCE + ")",
                             System.nanoTime() - start);
@@ -220,7 +220,7 @@ public final class JnaLoader {
         Path jar = null;
         Path stub = null;
         try {
-            try (InputStream in = JnaLoader.class.getResourceAsStream(JAR_RESOURCE)) {
+            try (InputStream in = resource(JAR_RESOURCE)) {
                 if (in == null) {
                     throw new IOException("JNA is not bundled in this jar (" + JAR_RESOURCE + ")");
                 }
@@ -280,9 +280,13 @@ public final class JnaLoader {
     }
 
     private static byte[] resourceBytes(String name) throws IOException {
-        try (InputStream in = JnaLoader.class.getResourceAsStream(name)) {
-            return in == null ? null : in.readAllBytes();
-        }
+        return AgentResources.read(name.substring(1));
+    }
+
+    /** A resource of the agent jar, read from the jar itself (the agent's module is not on any class path). */
+    private static InputStream resource(String name) throws IOException {
+        byte[] bytes = resourceBytes(name);
+        return bytes == null ? null : new java.io.ByteArrayInputStream(bytes);
     }
 
     private static void closeQuietly(URLClassLoader loader) {
@@ -347,12 +351,12 @@ public final class JnaLoader {
         }
 
         private byte[] parentResourceBytes(String className) throws ClassNotFoundException {
-            ClassLoader parent = getParent() != null ? getParent() : ClassLoader.getSystemClassLoader();
-            try (InputStream in = parent.getResourceAsStream(className.replace('.', '/') + ".class")) {
-                if (in == null) {
+            try {
+                byte[] bytes = AgentResources.readClasses(new String[] {className.replace('.', '/') + ".class"})[0];
+                if (bytes == null) {
                     throw new ClassNotFoundException(className);
                 }
-                return in.readAllBytes();
+                return bytes;
             } catch (IOException e) {
                 throw new ClassNotFoundException(className, e);
             }

@@ -1,12 +1,12 @@
 package io.fastclock.nativelib;
 
-import io.fastclock.runtime.NativeClocks;
+import io.fastclock.clock.NativeClocks;
 
 import java.io.File;
 import java.nio.file.Path;
 
 /**
- * Extracts and loads libfastclock for {@link NativeClocks}, wherever that class was defined.
+ * Extracts and loads libfastclock for {@link NativeClocks}.
  * Returns a problem description instead of throwing: the caller falls back to the system clocks.
  */
 public final class NativeLibraryLoader {
@@ -30,11 +30,12 @@ public final class NativeLibraryLoader {
     /**
      * @param overridePath a library to load instead of the bundled one (fastclock.library), or null
      * @param tempRoot where to create the private extraction directory
-     * @param bootLoaderLibraries the JDK's jdk.internal.loader.NativeLibraries of the boot loader
-     *                            when the agent made it reachable (loads without JDK 24+'s restricted
-     *                            method warning), else null to use System.load
+     *
+     * <p>With System.load, from {@link NativeClocks}: the library belongs to the loader of the agent's
+     * own module, which the agent (or, on the command line, the launcher) gave native access on
+     * JDK 24+, so the JVM prints no restricted-method warning.
      */
-    public static Result load(String overridePath, Path tempRoot, Object bootLoaderLibraries) {
+    public static Result load(String overridePath, Path tempRoot) {
         if (NativeClocks.isLoaded()) {
             return new Result(null, "already loaded");
         }
@@ -51,18 +52,8 @@ public final class NativeLibraryLoader {
                 extracted = NativeLibraryExtractor.extract(tempRoot);
                 library = extracted;
             }
-            String how;
-            if (bootLoaderLibraries != null) {
-                if (!BootLoaderLibraries.load(bootLoaderLibraries, NativeClocks.class, library.toFile())) {
-                    return new Result("the JVM refused to load " + library, null);
-                }
-                how = "boot loader";
-            } else {
-                NativeClocks.load(library.toString());
-                how = "System.load";
-            }
-            NativeClocks.markLoaded();
-            return new Result(null, how);
+            NativeClocks.load(library.toString());
+            return new Result(null, "System.load");
         } catch (Throwable e) {
             return new Result("cannot load the native library: " + e, null);
         } finally {

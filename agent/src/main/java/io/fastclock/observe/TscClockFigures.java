@@ -1,7 +1,7 @@
 package io.fastclock.observe;
 
-import io.fastclock.runtime.TscClock;
-import io.fastclock.runtime.TscFallbackListener;
+import io.fastclock.clock.TscClock;
+import io.fastclock.clock.TscFallbackListener;
 
 /**
  * A running {@link TscClock} seen through {@link TscFigures}, and the relay of its fallback to

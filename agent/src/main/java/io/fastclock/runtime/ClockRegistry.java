@@ -1,51 +1,59 @@
 package io.fastclock.runtime;
 
 /**
- * The backends {@link FastClock} will use. Set once, before anything calls FastClock (the agent
- * installs its transformer only afterwards); FastClock copies them into static finals so that the
- * JIT sees a constant and inlines the backend.
+ * Hands the agent's backends to {@link FastClock}, once. The first {@link #install} wins and every
+ * later one is refused, whoever calls it; FastClock then copies the backends into static finals
+ * (which the JIT treats as constants and reflection cannot set).
+ *
+ * <p>This class is public because the agent's classes live in another module; application code
+ * can call it too, and gains nothing: the agent installs right after defining this class, checks
+ * with {@link #sealedAre} that FastClock sealed exactly its own backends, and rewrites no call site
+ * otherwise, so a backend installed by anyone else serves only that caller's own explicit calls.
  */
 public final class ClockRegistry {
-    private static volatile LongClock millis = new SystemMillis();
-    private static volatile LongClock nanos = new SystemNanos();
+    private static LongClock millis;
+    private static LongClock nanos;
     /** Null unless the agent hands java.time's epoch read over (it then rewrites its callers). */
-    private static volatile EpochClock epoch;
-    private static volatile boolean sealed;
+    private static EpochClock epoch;
+    private static boolean installed;
+    private static boolean sealed;
 
     private ClockRegistry() {}
 
-    /** @return false if FastClock was already initialised (its backends can no longer change) */
+    /** @return false if backends were installed before (by anyone) or FastClock is already initialised */
     public static synchronized boolean install(LongClock millisClock, LongClock nanosClock, EpochClock epochClock) {
-        if (sealed) {
+        if (installed || sealed || millisClock == null || nanosClock == null) {
             return false;
         }
+        installed = true;
         millis = millisClock;
         nanos = nanosClock;
         epoch = epochClock;
         return true;
     }
 
-    /** @return false if FastClock was already initialised (its backends can no longer change) */
+    /** @return false if backends were installed before (by anyone) or FastClock is already initialised */
     public static boolean install(LongClock millisClock, LongClock nanosClock) {
         return install(millisClock, nanosClock, null);
     }
 
+    /** True when FastClock holds exactly these backends (the caller initialises FastClock first). */
+    public static synchronized boolean sealedAre(LongClock millisClock, LongClock nanosClock, EpochClock epochClock) {
+        return sealed && FastClock.sealed(millisClock, nanosClock, epochClock);
+    }
+
     static synchronized LongClock sealMillis() {
         sealed = true;
-        return millis;
+        return millis != null ? millis : SystemClocks.MILLIS;
     }
 
     static synchronized LongClock sealNanos() {
         sealed = true;
-        return nanos;
+        return nanos != null ? nanos : SystemClocks.NANOS;
     }
 
     static synchronized EpochClock sealEpoch() {
         sealed = true;
         return epoch;
-    }
-
-    public static boolean isSealed() {
-        return sealed;
     }
 }

@@ -27,10 +27,17 @@ public final class FastClock {
         return EPOCH.nanoTimeAdjustment(offsetSeconds);
     }
 
+    /** Identity check for {@link ClockRegistry#sealedAre}. */
+    static boolean sealed(LongClock millis, LongClock nanos, EpochClock epoch) {
+        return MILLIS == millis && NANOS == nanos && EPOCH == epoch;
+    }
+
+    /** Read-only: the name of the backend behind currentTimeMillis. */
     public static String millisBackend() {
         return MILLIS.name();
     }
 
+    /** Read-only: the name of the backend behind nanoTime. */
     public static String nanosBackend() {
         return NANOS.name();
     }

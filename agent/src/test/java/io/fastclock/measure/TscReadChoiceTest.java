@@ -9,7 +9,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import io.fastclock.runtime.NativeClocks;
+import io.fastclock.clock.NativeClocks;
 import org.junit.jupiter.api.Test;
 
 class TscReadChoiceTest {

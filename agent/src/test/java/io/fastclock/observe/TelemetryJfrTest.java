@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.config.Settings;
-import io.fastclock.runtime.ManualTscClocks;
-import io.fastclock.runtime.TscClock;
+import io.fastclock.clock.ManualTscClocks;
+import io.fastclock.clock.TscClock;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Path;

@@ -6,17 +6,17 @@ import io.fastclock.nativelib.JnaLoader;
 import io.fastclock.nativelib.NativeLibraryExtractor;
 import io.fastclock.nativelib.NativeLibraryLoader;
 import io.fastclock.runtime.ClockRegistry;
-import io.fastclock.runtime.CoarseMillis;
-import io.fastclock.runtime.CoarseNanos;
+import io.fastclock.clock.CoarseMillis;
+import io.fastclock.clock.CoarseNanos;
 import io.fastclock.runtime.FastClock;
 import io.fastclock.runtime.LongClock;
-import io.fastclock.runtime.RuntimeLog;
-import io.fastclock.runtime.SystemMillis;
-import io.fastclock.runtime.SystemNanos;
-import io.fastclock.runtime.TscClock;
-import io.fastclock.runtime.TscMillis;
-import io.fastclock.runtime.TscNanos;
-import io.fastclock.runtime.TscTrust;
+import io.fastclock.clock.RuntimeLog;
+import io.fastclock.clock.SystemMillis;
+import io.fastclock.clock.SystemNanos;
+import io.fastclock.clock.TscClock;
+import io.fastclock.clock.TscMillis;
+import io.fastclock.clock.TscNanos;
+import io.fastclock.clock.TscTrust;
 
 /**
  * Installs one fastclock backend pair into {@link ClockRegistry} before {@link FastClock} is first
@@ -78,7 +78,7 @@ public final class Backends {
     }
 
     static void loadNative() {
-        NativeLibraryLoader.Result r = NativeLibraryLoader.load(null, NativeLibraryExtractor.defaultTempRoot(), null);
+        NativeLibraryLoader.Result r = NativeLibraryLoader.load(null, NativeLibraryExtractor.defaultTempRoot());
         if (!r.loaded()) {
             throw new IllegalStateException(r.problem);
         }

@@ -2,7 +2,7 @@ package io.fastclock.bench;
 
 import java.util.concurrent.TimeUnit;
 
-import io.fastclock.runtime.NativeClocks;
+import io.fastclock.clock.NativeClocks;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -14,7 +14,7 @@ import io.fastclock.nativelib.JnaLoader;
 import io.fastclock.nativelib.NativeLibraryExtractor;
 import io.fastclock.nativelib.NativeLibraryLoader;
 import io.fastclock.runtime.LongClock;
-import io.fastclock.runtime.NativeClocks;
+import io.fastclock.clock.NativeClocks;
 
 /**
  * MachineInfo OUT: what the report needs to know about the benchmarked machine that JMH's JSON does
@@ -32,7 +32,7 @@ public final class MachineInfo {
         }
         Map<String, Object> info = new LinkedHashMap<>();
         info.put("cpus", Runtime.getRuntime().availableProcessors());
-        NativeLibraryLoader.Result jni = NativeLibraryLoader.load(null, NativeLibraryExtractor.defaultTempRoot(), null);
+        NativeLibraryLoader.Result jni = NativeLibraryLoader.load(null, NativeLibraryExtractor.defaultTempRoot());
         if (jni.loaded()) {
             putIfKnown(info, "realtimeCoarseResolutionNs", NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE));
             putIfKnown(info, "monotonicCoarseResolutionNs", NativeClocks.clockGetres(NativeClocks.CLOCK_MONOTONIC_COARSE));

@@ -1,4 +1,4 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
 
 import java.util.concurrent.locks.LockSupport;
 

@@ -1,4 +1,4 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
 
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;

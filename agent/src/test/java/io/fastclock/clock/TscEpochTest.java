@@ -1,8 +1,9 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastclock.runtime.EpochClock;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import org.junit.jupiter.api.Test;
@@ -27,16 +28,16 @@ class TscEpochTest {
     @Test
     void adjustmentFollowsHotSpotArithmetic() {
         long epoch = 1_700_000_000L * SEC + 123_456_789L;
-        assertEquals(1024 * SEC + 123_456_789L, EpochClock.adjustment(epoch, 1_700_000_000L - 1024));
-        assertEquals(123_456_789L, EpochClock.adjustment(epoch, 1_700_000_000L));
+        assertEquals(1024 * SEC + 123_456_789L, NanoTimeAdjustment.of(epoch, 1_700_000_000L - 1024));
+        assertEquals(123_456_789L, NanoTimeAdjustment.of(epoch, 1_700_000_000L));
         // an offset in the future: a negative adjustment, as HotSpot returns it
-        assertEquals(-SEC + 123_456_789L, EpochClock.adjustment(epoch, 1_700_000_001L));
+        assertEquals(-SEC + 123_456_789L, NanoTimeAdjustment.of(epoch, 1_700_000_001L));
         // 2^32 seconds or more either way: the sentinel the caller re-seeds on
-        assertEquals(-1, EpochClock.adjustment(epoch, 1_700_000_000L - (1L << 32)));
-        assertEquals(-1, EpochClock.adjustment(epoch, 1_700_000_000L + (1L << 32)));
-        assertTrue(EpochClock.adjustment(epoch, 1_700_000_000L - (1L << 32) + 1) > 0);
+        assertEquals(-1, NanoTimeAdjustment.of(epoch, 1_700_000_000L - (1L << 32)));
+        assertEquals(-1, NanoTimeAdjustment.of(epoch, 1_700_000_000L + (1L << 32)));
+        assertTrue(NanoTimeAdjustment.of(epoch, 1_700_000_000L - (1L << 32) + 1) > 0);
         // before 1970: floor division keeps the nanos part in [0, 1e9)
-        assertEquals(SEC - 1, EpochClock.adjustment(-1, -1));
+        assertEquals(SEC - 1, NanoTimeAdjustment.of(-1, -1));
     }
 
     @Test

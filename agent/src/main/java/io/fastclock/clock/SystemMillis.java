@@ -1,4 +1,6 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
+
+import io.fastclock.runtime.LongClock;
 
 /** The JDK's own currentTimeMillis. */
 public final class SystemMillis extends LongClock {

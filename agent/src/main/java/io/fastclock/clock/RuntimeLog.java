@@ -1,4 +1,4 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
 
 /** Where the runtime reports the rare events it must not keep quiet about (a TSC fallback). */
 public interface RuntimeLog {

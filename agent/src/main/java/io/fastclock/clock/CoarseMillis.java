@@ -1,4 +1,6 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
+
+import io.fastclock.runtime.LongClock;
 
 /** CLOCK_REALTIME_COARSE through JNI: never touches the clocksource hardware; one kernel tick of lag. */
 public final class CoarseMillis extends LongClock {

@@ -1,4 +1,4 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
 
 /**
  * Told once, on the thread that decided it, when a {@link TscClock} falls back to the system clock.

@@ -1,4 +1,4 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
 
 /**
  * The JNI functions of libfastclock. Loaded either into the bootstrap loader by the agent

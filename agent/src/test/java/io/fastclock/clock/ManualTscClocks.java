@@ -1,4 +1,4 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
 
 /** A TSC clock on a counter the test moves by hand, for tests outside this package. */
 public final class ManualTscClocks {

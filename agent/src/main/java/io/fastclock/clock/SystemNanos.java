@@ -1,4 +1,6 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
+
+import io.fastclock.runtime.LongClock;
 
 /** The JDK's own nanoTime. */
 public final class SystemNanos extends LongClock {

@@ -1,4 +1,6 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
+
+import io.fastclock.runtime.EpochClock;
 
 import java.lang.invoke.MethodHandle;
 

@@ -1,4 +1,6 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
+
+import io.fastclock.runtime.LongClock;
 
 /** Epoch millis from the TSC clock plus the CLOCK_REALTIME offset sampled at each re-anchor. */
 public final class TscMillis extends LongClock {

@@ -1,4 +1,6 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
+
+import io.fastclock.runtime.EpochClock;
 
 /**
  * Epoch time from the TSC clock: its nanoTime plus the CLOCK_REALTIME - CLOCK_MONOTONIC offset it
@@ -20,7 +22,7 @@ public final class TscEpoch extends EpochClock {
         if (epochNanos == TscClock.FALLEN_BACK) {
             return afterFallback.nanoTimeAdjustment(offsetSeconds);
         }
-        return adjustment(epochNanos, offsetSeconds);
+        return NanoTimeAdjustment.of(epochNanos, offsetSeconds);
     }
 
     @Override

@@ -1,4 +1,6 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
+
+import io.fastclock.runtime.LongClock;
 
 /** nanoTime from the TSC clock. */
 public final class TscNanos extends LongClock {

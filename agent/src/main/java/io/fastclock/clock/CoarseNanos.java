@@ -1,4 +1,6 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
+
+import io.fastclock.runtime.LongClock;
 
 /**
  * CLOCK_MONOTONIC_COARSE through JNI. Same origin and rate as System.nanoTime but it advances

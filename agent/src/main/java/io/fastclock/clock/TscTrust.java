@@ -1,4 +1,4 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
 
 /** A re-check the TSC clock runs while the JVM runs (for example: is tsc still in available_clocksource?). */
 public interface TscTrust {

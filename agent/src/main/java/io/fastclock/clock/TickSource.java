@@ -1,4 +1,4 @@
-package io.fastclock.runtime;
+package io.fastclock.clock;
 
 /** Where the TSC clock gets its ticks and its (ticks, CLOCK_MONOTONIC, CLOCK_REALTIME) samples. */
 public abstract class TickSource {

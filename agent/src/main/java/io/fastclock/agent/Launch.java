@@ -1,0 +1,67 @@
+package io.fastclock.agent;
+
+import io.fastclock.commands.Commands;
+import java.lang.instrument.Instrumentation;
+import java.util.ServiceLoader;
+import java.util.function.Function;
+
+/**
+ * The agent module's one way in: its service provider, which io.fastclock.entry.AgentEntry finds
+ * through ServiceLoader (no package of this module is exported for it). Application code that
+ * finds it too gets nothing: the agent starts only with the JVM's own Instrumentation, and starts
+ * once.
+ *
+ * <p>{@code apply({"premain"|"agentmain", String agentArgs, Instrumentation})} or
+ * {@code apply({"main", String[] commandLine})}.
+ */
+public final class Launch implements Function<Object[], Object> {
+    /** {@code apply({DETACH, null, Instrumentation})}: a later copy asks the one that started to detach. */
+    static final String DETACH = "detach";
+
+    @Override
+    public Object apply(Object[] args) {
+        String how = (String) args[0];
+        if (how.equals("main")) {
+            // The command line's runtime comes from this module's parent loader (io.fastclock.entry.PrivateModule).
+            ClassLoader runtime = Launch.class.getClassLoader().getParent();
+            if (runtime != null) {
+                Launch.class.getModule().addReads(runtime.getUnnamedModule());
+            }
+            Commands.main((String[]) args[1]);
+            return null;
+        }
+        Instrumentation inst = (Instrumentation) args[2];
+        if (!isTheJvms(inst)) {
+            System.err.println("fastclock: " + how + " refused: not the JVM's Instrumentation");
+            return null;
+        }
+        if (how.equals(DETACH)) {
+            FastclockAgent.detachThisCopy();
+        } else {
+            FastclockAgent.start((String) args[1], inst, how);
+        }
+        return null;
+    }
+
+    /** Calls the provider of another copy's module (its layer's, found through ServiceLoader). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static void call(Module other, Object[] args) {
+        for (Function provider : ServiceLoader.load(other.getLayer(), Function.class)) {
+            if (provider.getClass().getModule() == other) {
+                provider.apply(args);
+                return;
+            }
+        }
+        System.err.println("fastclock: the copy of fastclock loaded earlier cannot be reached");
+    }
+
+    static boolean isTheJvms(Instrumentation inst) {
+        if (inst == null) {
+            return false;
+        }
+        Class<?> c = inst.getClass();
+        Module m = c.getModule();
+        return c.getName().equals("sun.instrument.InstrumentationImpl") && m.isNamed()
+                && "java.instrument".equals(m.getName()) && m.getLayer() == ModuleLayer.boot();
+    }
+}
