@@ -82,6 +82,7 @@ final class PrivateModule {
         }
         ModuleDescriptor.Builder builder = ModuleDescriptor.newModule(NAME)
                 .packages(packages)
+                .uses(Function.class.getName())
                 .provides(Function.class.getName(), Collections.singletonList("io.fastclock.agent.Launch"));
         for (String optional : OPTIONAL) {
             if (ModuleLayer.boot().findModule(optional).isPresent()) {

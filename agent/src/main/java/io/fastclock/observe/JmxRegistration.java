@@ -46,7 +46,7 @@ final class JmxRegistration {
     static void register(MBeanServer server, FastClockStatus bean) throws Exception {
         ObjectName name = new ObjectName(OBJECT_NAME);
         if (!server.isRegistered(name)) {
-            server.registerMBean(bean, name);
+            server.registerMBean(new OwnModuleMBean(bean, FastClockMXBean.class), name);
         }
     }
 }

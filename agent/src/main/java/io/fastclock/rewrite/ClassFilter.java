@@ -21,7 +21,7 @@ public final class ClassFilter {
      * io/fastclock/: the demo and the test applications are ordinary applications) and the JDK's.
      */
     public static final List<String> BUILT_IN_EXCLUDES = Collections.unmodifiableList(List.of(
-            "io/fastclock/runtime/", "io/fastclock/agent/", "io/fastclock/config/", "io/fastclock/probe/",
+            "io/fastclock/runtime/", "io/fastclock/clock/", "io/fastclock/entry/", "io/fastclock/agent/", "io/fastclock/config/", "io/fastclock/probe/",
             "io/fastclock/rewrite/", "io/fastclock/measure/", "io/fastclock/nativelib/", "io/fastclock/doctor/",
             "io/fastclock/jna/", "io/fastclock/observe/", "io/fastclock/commands/",
             "io/fastclock/shaded/", "java/", "jdk/", "sun/", "com/sun/"));

@@ -49,4 +49,20 @@ class ClassFilterTest {
         e = assertThrows(IllegalArgumentException.class, () -> new ClassFilter(List.of(), List.of(" ")));
         assertTrue(e.getMessage().contains("exclude"), e.getMessage());
     }
+
+    /** Every package of the agent's own classes is excluded: a rewritten agent class could recurse into its own clock. */
+    @org.junit.jupiter.api.Test
+    void everyPackageOfTheAgentIsExcluded() throws Exception {
+        java.nio.file.Path classes = java.nio.file.Paths.get(ClassFilter.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        java.util.Set<String> packages = new java.util.TreeSet<>();
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(classes.resolve("io/fastclock"))) {
+            files.filter(f -> f.toString().endsWith(".class"))
+                    .forEach(f -> packages.add(classes.relativize(f.getParent()).toString().replace(java.io.File.separatorChar, '/') + "/"));
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(packages.size() > 10, packages.toString());
+        ClassFilter filter = new ClassFilter(java.util.Collections.emptyList(), java.util.Collections.emptyList());
+        for (String p : packages) {
+            org.junit.jupiter.api.Assertions.assertFalse(filter.test(p + "Anything"), "not excluded: " + p);
+        }
+    }
 }

@@ -140,7 +140,7 @@ class DoctorIT {
     void anUnexpectedFailureIsOneLineAndExitStatus0(Jdk jdk) throws Exception {
         // A jar missing one class the report needs stands for any failure nobody anticipated.
         Path broken = withoutEntries(ForkedJvm.agentJar(), temp.resolve("fastclock-broken.jar"),
-                "io/fastclock/measure/MillisLagMeter");
+                "META-INF/fastclock/classes/io/fastclock/measure/MillisLagMeter");
         ForkedJvm.Result json = ForkedJvm.on(jdk).withoutAgent().jar(broken, "--json").run();
         assertEquals(0, json.exitCode, json.toString());
         assertTrue(new ObjectMapper().readTree(json.stdout).path("error").asText()

@@ -42,6 +42,18 @@ public final class ForkedJvm {
         return jar.toAbsolutePath().normalize();
     }
 
+    /**
+     * The agent's compiled classes (not shaded): for tests that call the rewriter directly. The jar
+     * keeps them where no class path can see them (io.fastclock.entry.PrivateModule).
+     */
+    public static Path agentClasses() {
+        Path classes = Paths.get(System.getProperty("fastclock.agent.classes", "../agent/target/classes"));
+        if (!Files.isDirectory(classes)) {
+            throw new IllegalStateException("agent not built: " + classes.toAbsolutePath());
+        }
+        return classes.toAbsolutePath().normalize();
+    }
+
     public static Path slowClockLibrary() {
         Path lib = Paths.get(System.getProperty("fastclock.slowclock.lib", "../native/target/libslowclock.so"));
         if (!Files.isRegularFile(lib)) {

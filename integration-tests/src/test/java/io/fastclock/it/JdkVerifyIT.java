@@ -25,7 +25,7 @@ class JdkVerifyIT {
     @MethodSource("jdks")
     void rewrittenJdkClassesPassAsmsVerifier(Jdk jdk) throws Exception {
         String classPath = String.join(File.pathSeparator, ForkedJvm.testClasses().toString(),
-                ForkedJvm.agentJar().toString(), AgentJars.jarOf(org.objectweb.asm.ClassReader.class),
+                ForkedJvm.agentClasses().toString(), AgentJars.jarOf(org.objectweb.asm.ClassReader.class),
                 AgentJars.jarOf(org.objectweb.asm.util.CheckClassAdapter.class),
                 AgentJars.jarOf(org.objectweb.asm.tree.ClassNode.class),
                 AgentJars.jarOf(org.objectweb.asm.tree.analysis.Analyzer.class));

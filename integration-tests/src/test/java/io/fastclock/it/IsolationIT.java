@@ -1,0 +1,97 @@
+package io.fastclock.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fastclock.it.apps.RightsProbeApp;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * fastclock adds no rights to the application (contract: "Never harm the host", host.no-rights).
+ * A class-path program ({@link RightsProbeApp}) tries what the agent must not give it, and must get
+ * exactly what it gets without fastclock: the JDK packages exported or opened to its module,
+ * jdk.internal.misc.Unsafe, the boot loader's native libraries, an Instrumentation in any static
+ * field it can reach (from its own loader, from the loader behind fastclock's MBean or threads), an
+ * entry point that does anything for it (premain, agentmain "detach", the agent module's service),
+ * and any clock state it can change. Active (mode=on; under the simulator with the defaults),
+ * inactive verdicts (the defaults on this host; millis=system,nanos=system; a library that does
+ * not exist), and attached to the running program.
+ */
+class IsolationIT {
+    @TempDir
+    Path temp;
+
+    static List<Arguments> cases() {
+        List<Arguments> out = new ArrayList<>();
+        for (Jdk jdk : Jdk.all()) {
+            for (String how : new String[] {"mode=on", "defaults", "simulator", "millis=system,nanos=system",
+                "library=/nonexistent/libfastclock.so", "attach"}) {
+                out.add(Arguments.of(jdk, how));
+            }
+        }
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("cases")
+    void theApplicationGetsExactlyWhatItGetsWithoutTheAgent(Jdk jdk, String how) throws Exception {
+        String jar = ForkedJvm.agentJar().toString();
+        ForkedJvm.Result without = ForkedJvm.on(jdk).withoutAgent().main(RightsProbeApp.class, jar).run();
+        ForkedJvm.Result with;
+        String attachOutput = "";
+        if (how.equals("attach")) {
+            Path trigger = temp.resolve("go");
+            ForkedJvm target = ForkedJvm.on(jdk).withoutAgent().main(RightsProbeApp.class, jar, trigger.toString());
+            if (jdk.feature >= 21) {
+                target.jvmArg("-XX:+EnableDynamicAgentLoading");
+            }
+            try (ForkedJvm.Running app = target.start()) {
+                app.awaitLine("waiting=1");
+                ForkedJvm.Result attach = AttachIT.command(jdk, "attach", Long.toString(app.pid()), "mode=on");
+                attachOutput = attach.toString();
+                assertEquals(0, attach.exitCode, attachOutput);
+                Files.createFile(trigger);
+                with = app.finish();
+            }
+        } else {
+            ForkedJvm jvm = ForkedJvm.on(jdk);
+            if (how.equals("simulator")) {
+                jvm.slowClocksource(0);
+            } else if (!how.equals("defaults")) {
+                jvm.agentArgs(how);
+            }
+            with = jvm.main(RightsProbeApp.class, jar).run();
+        }
+        String context = "with the agent (" + how + "):\n" + with + "\nwithout:\n" + without + "\n" + attachOutput;
+        assertEquals(0, with.exitCode, context);
+        assertEquals("1", with.value("done"), context);
+
+        // 1. Nothing of the JDK exported or opened to the application's module.
+        assertEquals(without.value("exportedToMe"), with.value("exportedToMe"), context);
+        assertEquals("denied", with.value("unsafe"), context);
+        assertEquals("denied", with.value("bootLibraries"), context);
+        assertEquals("denied", with.value("vmSupport"), context);
+        // 2. No agent class on the application's loader, nothing readable behind the agent's own.
+        assertEquals("0", with.value("agentClassesLoadableFromClassPath"), context);
+        assertEquals("0", with.value("staticFieldsReadable"), context);
+        assertEquals("0", with.value("instrumentationFound"), context);
+        // 3. Every entry point called with a null or fake Instrumentation did nothing: the agent is
+        //    still there (below) and said it refused, on stderr.
+        assertTrue(!with.stderr.contains("detached"), context);
+        // 4. No clock state the application can change.
+        assertEquals("none", with.value("clockChanged").replace("none(no runtime)", "none"), context);
+        assertTrue(with.longValue("nanoTimeOutsideItsReferenceNanos") < 10_000_000L,
+                "a rewritten nanoTime left the JDK's by more than 10 ms\n" + context);
+        if (how.equals("mode=on") || how.equals("simulator") || how.equals("attach")) {
+            assertTrue(with.stderr.contains("fastclock: active"), "the agent should be active here\n" + context);
+            assertTrue(with.stderr.contains("refused"), "the entry calls should be refused visibly\n" + context);
+        }
+    }
+}

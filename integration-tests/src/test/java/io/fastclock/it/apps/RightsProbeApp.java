@@ -1,0 +1,314 @@
+package io.fastclock.it.apps;
+
+import java.lang.instrument.Instrumentation;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * Plays application code on the class path (no flags) and tries every right fastclock must not
+ * give it; prints what it got as key=value lines, which the test compares with and without the
+ * agent. Args: the agent jar, and optionally a trigger file to wait for (the attach case).
+ *
+ * <ol>
+ *   <li>JDK packages exported or opened to this module; jdk.internal.misc.Unsafe and the boot
+ *       loader's native libraries.</li>
+ *   <li>An Instrumentation in any static field of any agent class it can load: from its own class
+ *       loader (every .class entry of the jar), and from the loader behind fastclock's MBean or its
+ *       threads.</li>
+ *   <li>Every entry point it can call: premain, agentmain (detach), main, the agent module's service.</li>
+ *   <li>The clock: FastClock's fields, the backends' fields, ClockRegistry.install.</li>
+ * </ol>
+ */
+public final class RightsProbeApp {
+    private RightsProbeApp() {}
+
+    public static void main(String[] args) throws Throwable {
+        Path jar = Paths.get(args[0]);
+        if (args.length > 1) {
+            Path trigger = Paths.get(args[1]);
+            System.out.println("waiting=1");
+            System.out.flush();
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            while (!Files.exists(trigger) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+        }
+        Module me = RightsProbeApp.class.getModule();
+        System.out.println("exportedToMe=" + exportedOrOpenedToMe(me));
+        System.out.println("unsafe=" + tryCall("jdk.internal.misc.Unsafe", "getUnsafe"));
+        System.out.println("bootLibraries=" + tryCall("jdk.internal.loader.BootLoader", "getNativeLibraries"));
+        System.out.println("vmSupport=" + tryCall("jdk.internal.vm.VMSupport", "getAgentProperties"));
+
+        List<Class<?>> agentClasses = new ArrayList<>();
+        List<String> classNames = new ArrayList<>();
+        try (JarFile jf = new JarFile(jar.toFile())) {
+            for (Enumeration<JarEntry> e = jf.entries(); e.hasMoreElements();) {
+                String name = e.nextElement().getName();
+                if (name.endsWith(".class") && !name.startsWith("META-INF/")) {
+                    classNames.add(name.substring(0, name.length() - 6).replace('/', '.'));
+                } else if (name.endsWith(".classdata")) {
+                    classNames.add(name.substring(name.indexOf("io/"), name.length() - 10).replace('/', '.'));
+                }
+            }
+        }
+        int loadableHere = 0;
+        for (String name : classNames) {
+            try {
+                agentClasses.add(Class.forName(name, false, RightsProbeApp.class.getClassLoader()));
+                if (!isPublicSurface(name)) {
+                    loadableHere++;
+                }
+            } catch (ClassNotFoundException | LinkageError e) {
+                // not on this loader
+            }
+        }
+        System.out.println("agentClassesLoadableFromClassPath=" + loadableHere);
+        ClassLoader agentLoader = loaderBehindTheAgent();
+        int loadableBehind = 0;
+        if (agentLoader != null) {
+            for (String name : classNames) {
+                try {
+                    agentClasses.add(Class.forName(name, false, agentLoader));
+                    loadableBehind++;
+                } catch (ClassNotFoundException | LinkageError e) {
+                    // not there
+                }
+            }
+        }
+        System.out.println("agentLoaderFound=" + (agentLoader != null));
+        int[] fields = staticFieldsReached(agentClasses);
+        System.out.println("staticFieldsReadable=" + fields[0]);
+        System.out.println("instrumentationFound=" + fields[1]);
+
+        // Entry points.
+        System.out.println("entryCalls=" + callEntries(agentClasses, agentLoader));
+
+        // The clock.
+        System.out.println("clockChanged=" + tryToChangeTheClock());
+        MethodHandle systemNanoTime = MethodHandles.lookup().findStatic(System.class, "nanoTime", MethodType.methodType(long.class));
+        long worst = 0;
+        for (int i = 0; i < 1000; i++) {
+            long before = (long) systemNanoTime.invokeExact();
+            long mine = System.nanoTime(); // rewritten when fastclock is active
+            long after = (long) systemNanoTime.invokeExact();
+            worst = Math.max(worst, Math.max(before - mine, mine - after));
+        }
+        System.out.println("nanoTimeOutsideItsReferenceNanos=" + Math.max(0, worst));
+        System.out.println("done=1");
+    }
+
+    /**
+     * What fastclock shows the application by design: the entry class of its jar and the boot
+     * runtime that rewritten call sites link to (README, "What fastclock changes in your JVM").
+     */
+    static boolean isPublicSurface(String className) {
+        return className.startsWith("io.fastclock.entry.") || className.startsWith("io.fastclock.runtime.");
+    }
+
+    /** Packages of boot-layer modules exported or opened to this module that are not so to everyone. */
+    static String exportedOrOpenedToMe(Module me) {
+        TreeSet<String> out = new TreeSet<>();
+        for (Module m : ModuleLayer.boot().modules()) {
+            for (String p : m.getPackages()) {
+                if (m.isExported(p, me) && !m.isExported(p)) {
+                    out.add(m.getName() + "/" + p + ":exported");
+                }
+                if (m.isOpen(p, me) && !m.isOpen(p)) {
+                    out.add(m.getName() + "/" + p + ":open");
+                }
+            }
+        }
+        return out.isEmpty() ? "none" : String.join(",", out);
+    }
+
+    static String tryCall(String className, String method) {
+        try {
+            Method m = Class.forName(className).getMethod(method);
+            Object result = m.invoke(null);
+            return result == null ? "denied(null)" : "GRANTED";
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return "denied";
+        }
+    }
+
+    /** The class loader of fastclock's MBean, or the context loader of a fastclock thread. */
+    static ClassLoader loaderBehindTheAgent() {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName name = new ObjectName("io.fastclock:type=FastClock");
+            if (server.isRegistered(name)) {
+                ClassLoader l = server.getClassLoaderFor(name);
+                if (l != null && l != RightsProbeApp.class.getClassLoader()) {
+                    return l;
+                }
+            }
+        } catch (Exception | LinkageError e) {
+            // no JMX here
+        }
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            ClassLoader l = t.getName().startsWith("fastclock") ? t.getContextClassLoader() : null;
+            if (l != null && l != RightsProbeApp.class.getClassLoader() && l != ClassLoader.getPlatformClassLoader()) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    /** {readable static fields, Instrumentation instances among them}. */
+    static int[] staticFieldsReached(List<Class<?>> classes) {
+        int readable = 0;
+        int instrumentation = 0;
+        for (Class<?> c : classes) {
+            Field[] declared;
+            try {
+                declared = c.getDeclaredFields();
+            } catch (LinkageError e) {
+                continue;
+            }
+            for (Field f : declared) {
+                if (!Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) {
+                    continue;
+                }
+                try {
+                    f.setAccessible(true);
+                    Object v = f.get(null);
+                    if (!isPublicSurface(c.getName())) {
+                        readable++;
+                    }
+                    if (v instanceof Instrumentation) {
+                        instrumentation++;
+                    }
+                } catch (RuntimeException | IllegalAccessException | LinkageError e) {
+                    // not reachable: what fastclock must guarantee
+                }
+            }
+        }
+        return new int[] {readable, instrumentation};
+    }
+
+    /** Calls every entry it can find with a null and a fake Instrumentation; how many were honoured. */
+    static String callEntries(List<Class<?>> classes, ClassLoader agentLoader) {
+        Instrumentation fake = (Instrumentation) Proxy.newProxyInstance(RightsProbeApp.class.getClassLoader(),
+                new Class<?>[] {Instrumentation.class}, (proxy, method, margs) -> {
+                    throw new UnsupportedOperationException("fake");
+                });
+        int calls = 0;
+        int threw = 0;
+        for (Class<?> c : classes) {
+            for (String name : new String[] {"premain", "agentmain"}) {
+                Method m;
+                try {
+                    m = c.getMethod(name, String.class, Instrumentation.class);
+                } catch (NoSuchMethodException | LinkageError e) {
+                    continue;
+                }
+                for (Object inst : new Object[] {null, fake}) {
+                    calls++;
+                    try {
+                        m.invoke(null, "detach", inst);
+                        m.invoke(null, "mode=on", inst);
+                    } catch (ReflectiveOperationException | RuntimeException e) {
+                        threw++;
+                    }
+                }
+            }
+        }
+        if (agentLoader != null) {
+            for (@SuppressWarnings("rawtypes") Function f : ServiceLoader.load(Function.class, agentLoader)) {
+                for (Object inst : new Object[] {null, fake}) {
+                    calls++;
+                    try {
+                        @SuppressWarnings("unchecked")
+                        Function<Object[], Object> entry = f;
+                        entry.apply(new Object[] {"detach", null, inst});
+                        entry.apply(new Object[] {"agentmain", "mode=on", inst});
+                    } catch (RuntimeException e) {
+                        threw++;
+                    }
+                }
+            }
+        }
+        return calls + "/" + threw;
+    }
+
+    /** What reflection gets of the clock state: "none" or what it changed. */
+    static String tryToChangeTheClock() {
+        List<String> changed = new ArrayList<>();
+        Class<?> fastClock;
+        try {
+            fastClock = Class.forName("io.fastclock.runtime.FastClock", false, null);
+        } catch (ClassNotFoundException e) {
+            return "none(no runtime)";
+        }
+        try {
+            Class<?> longClock = Class.forName("io.fastclock.runtime.LongClock", false, null);
+            Class<?> registry = Class.forName("io.fastclock.runtime.ClockRegistry", false, null);
+            Method install = registry.getMethod("install", longClock, longClock);
+            Object system = fieldValue(fastClock, "MILLIS");
+            if (system != null && Boolean.TRUE.equals(install.invoke(null, system, system))) {
+                changed.add("ClockRegistry.install accepted");
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // refused
+        }
+        for (Field f : fastClock.getDeclaredFields()) {
+            if (!Modifier.isStatic(f.getModifiers())) {
+                continue;
+            }
+            try {
+                f.setAccessible(true);
+                Object backend = f.get(null);
+                try {
+                    f.set(null, null);
+                    changed.add("FastClock." + f.getName() + " set");
+                } catch (IllegalAccessException | RuntimeException e) {
+                    // static final: refused
+                }
+                if (backend != null) {
+                    for (Class<?> c = backend.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+                        for (Field inner : c.getDeclaredFields()) {
+                            try {
+                                inner.setAccessible(true);
+                                changed.add(c.getName() + "." + inner.getName() + " reachable");
+                            } catch (RuntimeException e) {
+                                // not open to this module
+                            }
+                        }
+                    }
+                }
+            } catch (IllegalAccessException | RuntimeException e) {
+                // refused
+            }
+        }
+        return changed.isEmpty() ? "none" : String.join(",", changed);
+    }
+
+    private static Object fieldValue(Class<?> c, String name) {
+        try {
+            Field f = c.getDeclaredField(name);
+            f.setAccessible(true);
+            return f.get(null);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+}
