@@ -31,7 +31,7 @@ class IsolationIT {
     static List<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
         for (Jdk jdk : Jdk.all()) {
-            for (String how : new String[] {"mode=on", "defaults", "simulator", "millis=system,nanos=system",
+            for (String how : new String[] {"mode=on", "mode=on,jmx=on", "defaults", "simulator", "millis=system,nanos=system",
                 "library=/nonexistent/libfastclock.so", "attach"}) {
                 out.add(Arguments.of(jdk, how));
             }
@@ -85,11 +85,14 @@ class IsolationIT {
         // 3. Every entry point called with a null or fake Instrumentation did nothing: the agent is
         //    still there (below) and said it refused, on stderr.
         assertTrue(!with.stderr.contains("detached"), context);
+        if (how.contains("jmx=on")) {
+            assertEquals("true", with.value("agentLoaderFound"), "the MBean's loader should be found\n" + context);
+        }
         // 4. No clock state the application can change.
         assertEquals("none", with.value("clockChanged").replace("none(no runtime)", "none"), context);
         assertTrue(with.longValue("nanoTimeOutsideItsReferenceNanos") < 10_000_000L,
                 "a rewritten nanoTime left the JDK's by more than 10 ms\n" + context);
-        if (how.equals("mode=on") || how.equals("simulator") || how.equals("attach")) {
+        if (how.startsWith("mode=on") || how.equals("simulator") || how.equals("attach")) {
             assertTrue(with.stderr.contains("fastclock: active"), "the agent should be active here\n" + context);
             assertTrue(with.stderr.contains("refused"), "the entry calls should be refused visibly\n" + context);
         }

@@ -194,7 +194,7 @@ public final class RightsProbeApp {
                     if (!isPublicSurface(c.getName())) {
                         readable++;
                     }
-                    if (v instanceof Instrumentation) {
+                    if (v instanceof Instrumentation || holdsInstrumentation(v)) {
                         instrumentation++;
                     }
                 } catch (RuntimeException | IllegalAccessException | LinkageError e) {
@@ -203,6 +203,29 @@ public final class RightsProbeApp {
             }
         }
         return new int[] {readable, instrumentation};
+    }
+
+    /** An Instrumentation one field away from {@code v} (the agent's objects held in static fields). */
+    static boolean holdsInstrumentation(Object v) {
+        if (v == null) {
+            return false;
+        }
+        for (Class<?> c = v.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) {
+                    continue;
+                }
+                try {
+                    f.setAccessible(true);
+                    if (f.get(v) instanceof Instrumentation) {
+                        return true;
+                    }
+                } catch (RuntimeException | IllegalAccessException | LinkageError e) {
+                    // not reachable
+                }
+            }
+        }
+        return false;
     }
 
     /** Calls every entry it can find with a null and a fake Instrumentation; how many were honoured. */
