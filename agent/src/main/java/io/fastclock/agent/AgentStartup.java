@@ -36,7 +36,11 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
-/** What premain does once the runtime is in the boot loader: settings, probe, decision, transformer. */
+/**
+ * What premain does once the decision is "active" and the runtime is in the boot loader: the clocks,
+ * the transformer, the retransformation of what is loaded. Loaded only then: its code names the
+ * runtime's classes, which exist only once defined.
+ */
 final class AgentStartup {
     private AgentStartup() {}
 
@@ -45,30 +49,11 @@ final class AgentStartup {
      *     classes whose class file cannot be read as a resource (generated at run time) are
      *     retransformed too, and the transformer decides from their real bytes
      */
-    static void start(Settings settings, Instrumentation inst, int loadedBeforeAgent, String how)
-            throws ReflectiveOperationException {
+    static void start(Settings settings, Instrumentation inst, MachineProbe probe, AgentLog log, int loadedBeforeAgent,
+            String how) throws ReflectiveOperationException {
         boolean attached = how.equals("agentmain");
-        long started = System.nanoTime();
-        AgentLog log = new AgentLog(settings.log());
-        if (settings.mode() == Settings.Mode.OFF) {
-            AgentState.inactive("inactive: mode=off");
-            log.info("inactive: mode=off");
-            return;
-        }
-        MachineProbe probe = MachineProbe.run(settings, false);
-        for (String problem : probe.facts.problems()) {
-            log.debug(problem);
-        }
+        long started = System.nanoTime() - probe.elapsedNanos; // for log=debug's start-up figure
         Decision decision = probe.decision;
-        for (String warning : decision.warnings()) {
-            log.info(warning);
-        }
-        if (!decision.active()) {
-            AgentState.inactive(decision.summary() + nativeNote(probe));
-            log.info(decision.summary() + nativeNote(probe));
-            Telemetry.started(settings, ActivationFactsOf.decision(how, decision.summary() + nativeNote(probe), probe, settings));
-            return;
-        }
         TscClock tsc = null;
         if (decision.millis().backend() == Backend.TSC || decision.nanos().backend() == Backend.TSC) {
             tsc = TscClockStarter.start(probe.tscChecks, settings.recheckMs() * 1_000_000L,
@@ -115,7 +100,7 @@ final class AgentStartup {
         if (generated != null && !generated.isEmpty()) {
             GeneratedClassesPass.start(retransformer, generated, log);
         }
-        String startLine = decision.summary() + nativeNote(probe) + "; " + millisResolution(decision, probe) + "; "
+        String startLine = decision.summary() + probe.nativeNote() + "; " + millisResolution(decision, probe) + "; "
                 + jdkCoverage(settings.jdk(), jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
                 + " classes loaded before the agent rewritten";
         LiveAgentState.active(startLine, decision.millis().backend(), decision.nanos().backend(),
@@ -212,18 +197,6 @@ final class AgentStartup {
         long lagNs = Math.max(decision.millis().lagNs(), 0);
         return "currentTimeMillis resolution " + Math.max(1, resolutionNs / 1_000_000L) + " ms, lag up to "
                 + (lagNs + 999_999L) / 1_000_000L + " ms";
-    }
-
-    /** What the summary may not say: why the native library or the machine's files were unusable. */
-    private static String nativeNote(MachineProbe probe) {
-        StringBuilder note = new StringBuilder();
-        if (!probe.nativeResult.loaded() && !probe.decision.summary().contains(probe.nativeResult.problem)) {
-            note.append(" (").append(probe.nativeResult.problem).append(')');
-        }
-        if (probe.facts.currentClocksource() == null && !probe.facts.problems().isEmpty()) {
-            note.append(" (").append(probe.facts.problems().get(0)).append(')');
-        }
-        return note.toString();
     }
 
     /** A class in a named module must read the boot loader's unnamed module to link to FastClock. */

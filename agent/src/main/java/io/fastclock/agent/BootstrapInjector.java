@@ -35,6 +35,7 @@ final class BootstrapInjector {
 
     private BootstrapInjector() {}
 
+
     static boolean alreadyInjected() {
         try {
             Class.forName(RUNTIME_PACKAGE + ".FastClock", false, null);
@@ -44,15 +45,32 @@ final class BootstrapInjector {
         }
     }
 
-    static void inject(Instrumentation inst) throws IOException {
+    /**
+     * JDK 24+: native access for the agent's module, so that loading libfastclock (the probe does)
+     * prints no restricted-method warning. Exports jdk.internal.access to that module only.
+     */
+    static void prepareNativeAccess(Instrumentation inst) {
+        if (Runtime.version().feature() < 24) {
+            return;
+        }
+        Module agent = BootstrapInjector.class.getModule();
+        inst.redefineModule(Object.class.getModule(), Collections.emptySet(),
+                Collections.singletonMap("jdk.internal.access", Collections.singleton(agent)), Collections.emptyMap(),
+                Collections.emptySet(), Collections.emptyMap());
+        NativeAccess.enable(agent);
+    }
+
+    private static boolean defined;
+
+    /** Defines the boot runtime once (later calls do nothing): only when it is about to be used. */
+    static synchronized void defineRuntime(Instrumentation inst) throws IOException {
+        if (defined) {
+            return;
+        }
         Module javaBase = Object.class.getModule();
         Module agent = BootstrapInjector.class.getModule();
         Map<String, Set<Module>> exports = new HashMap<>();
         exports.put("jdk.internal.misc", Collections.singleton(agent));
-        boolean nativeAccessChecked = Runtime.version().feature() >= 24;
-        if (nativeAccessChecked) {
-            exports.put("jdk.internal.access", Collections.singleton(agent));
-        }
         inst.redefineModule(javaBase, Collections.emptySet(), exports, Collections.emptyMap(),
                 Collections.emptySet(), Collections.emptyMap());
 
@@ -73,8 +91,24 @@ final class BootstrapInjector {
         }
         // A named module reads only what it declares: the runtime is in the boot loader's unnamed module.
         agent.addReads(first.getModule());
-        if (nativeAccessChecked) {
-            NativeAccess.enable(agent);
+        defined = true;
+    }
+
+    /** {@link #defineRuntime} for the probe, which needs the runtime's types before JNA loads. */
+    static final class RuntimeDefiner implements Runnable {
+        private final Instrumentation inst;
+
+        RuntimeDefiner(Instrumentation inst) {
+            this.inst = inst;
+        }
+
+        @Override
+        public void run() {
+            try {
+                defineRuntime(inst);
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot define the fastclock runtime: " + e, e);
+            }
         }
     }
 }

@@ -90,9 +90,26 @@ public final class FastclockAgent {
                 return;
             }
             int loadedBefore = classesLoadedBeforeTheAgent(loaded);
-            BootstrapInjector.inject(inst);
+            BootstrapInjector.prepareNativeAccess(inst);
+            AgentLog log = new AgentLog(settings.log());
+            MachineProbe probe = MachineProbe.run(settings, false, new BootstrapInjector.RuntimeDefiner(inst));
+            for (String problem : probe.facts.problems()) {
+                log.debug(problem);
+            }
+            for (String warning : probe.decision.warnings()) {
+                log.info(warning);
+            }
+            if (!probe.decision.active()) {
+                // Inactive: no class defined in the boot loader, no JDK package exported for it.
+                String line = probe.decision.summary() + probe.nativeNote();
+                AgentState.inactive(line);
+                log.info(line);
+                Telemetry.started(settings, ActivationFactsOf.decision(how, line, probe, settings));
+                return;
+            }
+            BootstrapInjector.defineRuntime(inst);
             // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
-            AgentStartup.start(settings, inst, loadedBefore, how);
+            AgentStartup.start(settings, inst, probe, log, loadedBefore, how);
         } catch (Throwable t) {
             String line = "fastclock: agent not started, the application runs on the system clocks: " + t;
             System.err.println(line);

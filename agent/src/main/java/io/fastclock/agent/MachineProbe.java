@@ -58,6 +58,22 @@ public final class MachineProbe {
      * @param alwaysCheckTsc run the TSC checks, and load JNA, even where the decision cannot use them (the doctor)
      */
     public static MachineProbe run(Settings settings, boolean alwaysCheckTsc) {
+        return run(settings, alwaysCheckTsc, NOTHING);
+    }
+
+    private static final Runnable NOTHING = new Runnable() {
+        @Override
+        public void run() {
+            // the runtime's types are already there (the command line)
+        }
+    };
+
+    /**
+     * @param beforeJna makes the boot runtime's types exist before JNA's adapter (a LongClock) is
+     *     loaded; under -javaagent it defines them in the boot loader, which the agent otherwise does
+     *     only once the decision is "active"
+     */
+    public static MachineProbe run(Settings settings, boolean alwaysCheckTsc, Runnable beforeJna) {
         long start = System.nanoTime();
         MachineReader reader = new MachineReader(settings.sysfsRoot(), settings.procfsRoot());
         MachineFacts facts = reader.read();
@@ -76,6 +92,7 @@ public final class MachineProbe {
                 jnaNotLooked = "JNA was not tried: on JDK 24+ loading it makes the JVM print a native-access warning"
                         + " (use millis=jna-coarse, or --enable-native-access=ALL-UNNAMED)";
             } else {
+                beforeJna.run();
                 jna = JnaLoader.load(NativeLibraryExtractor.defaultTempRoot(), LongClock.class.getClassLoader());
             }
         } else {
@@ -145,12 +162,15 @@ public final class MachineProbe {
      */
     static Measurements measureThroughJna(JnaLoader.Result jna) {
         double coarse = jna.nanosPerCall(NativeClocks.CLOCK_REALTIME_COARSE, JNA_BATCHES, JNA_CALLS);
-        double realtime = jna.nanosPerCall(NativeClocks.CLOCK_REALTIME, JNA_BATCHES, JNA_CALLS);
-        double monotonic = jna.nanosPerCall(NativeClocks.CLOCK_MONOTONIC, JNA_BATCHES, JNA_CALLS);
+        // The system clocks as Java calls them (interpreted, so an upper bound), not JNA's realtime
+        // read minus its coarse one: beside JNA's own ~190 ns that difference is noise, and it made
+        // a 30 ns clock look like 0 ns on one run and 183 ns (so "slower than JNA") on another.
+        double realtime = FastSystemClocksCheck.upperBoundNanosPerCall(true, 0);
+        double monotonic = FastSystemClocksCheck.upperBoundNanosPerCall(false, 0);
         return Measurements.builder()
                 .jnaCoarseNs(coarse)
-                .realtimeNs(Math.max(0, realtime - coarse))
-                .monotonicNs(Math.max(0, monotonic - coarse))
+                .realtimeNs(realtime)
+                .monotonicNs(monotonic)
                 .coarseResolutionNs(jna.coarseResolutionNanos())
                 .build();
     }
@@ -184,5 +204,17 @@ public final class MachineProbe {
                 : checks.calibration.problem;
         return new TscHealth(true, checks.cpuidInvariant(), calibrated, calibrated ? null : calibrationProblem,
                 checks.crossCpuOk(), checks.crossCpuProblem);
+    }
+
+    /** What the decision's summary may not say: why the native library or the machine's files were unusable. */
+    public String nativeNote() {
+        StringBuilder note = new StringBuilder();
+        if (!nativeResult.loaded() && !decision.summary().contains(nativeResult.problem)) {
+            note.append(" (").append(nativeResult.problem).append(')');
+        }
+        if (facts.currentClocksource() == null && !facts.problems().isEmpty()) {
+            note.append(" (").append(facts.problems().get(0)).append(')');
+        }
+        return note.toString();
     }
 }

@@ -129,12 +129,17 @@ final class PrivateModule {
     }
 
     /**
-     * JDK 22+: the command line loads libfastclock with System.load from the agent's module, which
+     * JDK 24+: the command line loads libfastclock with System.load from the agent's module, which
      * JDK 24+ flags unless that module has native access. The jar's manifest gives it to the class
      * path (Enable-Native-Access: ALL-UNNAMED, for java -jar only), so this class may pass it on.
      * Never called under -javaagent, where the manifest attribute does not apply.
      */
     private void enableNativeAccess(Module module) {
+        if (Runtime.version().feature() < 24) {
+            // Before 24 System.load is not flagged, and on 21 enableNativeAccess itself is restricted
+            // (the manifest attribute that grants the jar native access arrived in 22).
+            return;
+        }
         try {
             ModuleLayer.Controller.class.getMethod("enableNativeAccess", Module.class).invoke(controller, module);
         } catch (NoSuchMethodException e) {

@@ -61,10 +61,8 @@ class ActivationIT {
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("fastclock: inactive:") && l.contains("clocksource")
                 && l.contains("threshold")), r.toString());
         assertFalse(r.stderr.contains("rewrote"), "auto rewrote something on a fast machine\n" + r);
-        // Either the early check answered (nothing installed: no runtime in the boot loader) or the
-        // full probe did (runtime installed, both clocks left on the system backend).
-        boolean early = lines.stream().anyMatch(l -> l.contains("at most (timed before compilation)"));
-        assertEquals(early ? "none" : "millis=system,nanos=system", r.value("backends"), r.toString());
+        // Either the early check or the full probe answered: nothing installed either way.
+        assertTrue(ForkedJvm.onSystemBackends(r.value("backends")), r.toString());
         assertEquals("false", r.value("fastclock.active"), r.toString());
         for (String kind : KINDS) {
             assertEquals("ok", r.value(kind), r.toString());

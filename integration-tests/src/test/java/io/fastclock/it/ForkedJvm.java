@@ -54,6 +54,15 @@ public final class ForkedJvm {
         return classes.toAbsolutePath().normalize();
     }
 
+    /**
+     * What an app's "backends" value says when every clock stays the system's: "none" when the
+     * runtime was never defined (an inactive verdict defines nothing in the boot loader), or both
+     * backends "system" when it was (JNA's adapter needs it, or a copy installed system clocks).
+     */
+    public static boolean onSystemBackends(String backends) {
+        return "none".equals(backends) || "millis=system,nanos=system".equals(backends);
+    }
+
     public static Path slowClockLibrary() {
         Path lib = Paths.get(System.getProperty("fastclock.slowclock.lib", "../native/target/libslowclock.so"));
         if (!Files.isRegularFile(lib)) {

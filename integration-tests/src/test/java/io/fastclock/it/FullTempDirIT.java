@@ -66,7 +66,7 @@ class FullTempDirIT {
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("ok", r.value("hello"), r.toString());
         assertEquals("true", r.value("millisPlausible"), r.toString());
-        assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
+        assertTrue(ForkedJvm.onSystemBackends(r.value("backends")), r.toString());
         assertEquals(1, r.agentLines().size(), "one line\n" + r);
         String line = r.agentLines().get(0);
         assertTrue(line.contains(tmpdir.toString()), "the line must name the directory\n" + r);

@@ -105,7 +105,7 @@ class HostSafetyIT {
                 .main(HelloApp.class).run();
         assertAppRanOnSystemClocks(r);
         assertTrue(r.stderr.contains("native library"), r.toString());
-        assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
+        assertTrue(ForkedJvm.onSystemBackends(r.value("backends")), r.toString());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -116,7 +116,7 @@ class HostSafetyIT {
         ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,library=" + garbage).main(HelloApp.class).run();
         assertAppRanOnSystemClocks(r);
         assertTrue(r.stderr.contains("cannot load the native library") && r.stderr.contains("not an ELF file"), r.toString());
-        assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
+        assertTrue(ForkedJvm.onSystemBackends(r.value("backends")), r.toString());
         // dlopen of a non-ELF file makes JDK 17 print a stack-guard warning: the agent must not ask.
         assertOnlyAgentLines(r);
     }

@@ -111,7 +111,7 @@ class HostileEnvironmentIT {
         ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on").jvmArg("-Djava.io.tmpdir=" + tmpdir)
                 .main(HelloApp.class).run();
         assertAppRan(r);
-        assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
+        assertTrue(ForkedJvm.onSystemBackends(r.value("backends")), r.toString());
         assertEquals("false", r.value("active"), r.toString());
         assertEquals(1, r.agentLines().size(), "one line\n" + r);
         String line = r.agentLines().get(0);

@@ -96,7 +96,7 @@ class JnaFallbackIT {
     void autoWithoutTheJniLibraryOnAFastClockStaysQuiet(Jdk jdk) throws Exception {
         ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("library=/nonexistent.so").main(HelloApp.class).run();
         assertEquals(0, r.exitCode, r.toString());
-        assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
+        assertTrue(ForkedJvm.onSystemBackends(r.value("backends")), r.toString());
         assertOnlyAgentLines(r);
     }
 
