@@ -56,6 +56,9 @@ final class AgentStartup {
             return;
         }
         MachineProbe probe = MachineProbe.run(settings, false);
+        if (probe.extractionNotice != null) {
+            log.info(probe.extractionNotice);
+        }
         for (String problem : probe.facts.problems()) {
             log.debug(problem);
         }
