@@ -93,6 +93,9 @@ public final class FastclockAgent {
             BootstrapInjector.prepareNativeAccess(inst);
             AgentLog log = new AgentLog(settings.log());
             MachineProbe probe = MachineProbe.run(settings, false, new BootstrapInjector.RuntimeDefiner(inst));
+            if (probe.extractionNotice != null) {
+                log.info(probe.extractionNotice);
+            }
             for (String problem : probe.facts.problems()) {
                 log.debug(problem);
             }

@@ -52,10 +52,13 @@ final class GeneratedClassesPass implements Runnable {
                 done += outcome.retransformed;
                 failed += outcome.failed;
                 AgentState.set(PENDING, Integer.toString(classes.size() - from - batch.size()));
-                Thread.sleep(PAUSE_MILLIS);
+                try {
+                    Thread.sleep(PAUSE_MILLIS);
+                } catch (InterruptedException e) {
+                    // Not addressed to this pass (detach stops it through stop()): an application
+                    // interrupting every thread must not leave classes unvisited. The pass is finite.
+                }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } catch (Throwable t) {
             log.info("retransforming generated classes stopped: " + t + "; the rest keep the system clocks");
         } finally {

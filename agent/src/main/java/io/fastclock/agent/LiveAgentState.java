@@ -43,6 +43,7 @@ final class LiveAgentState {
         Thread t;
         synchronized (LOCK) {
             t = refresher;
+            refresher = null; // what tells it to stop: an interrupt alone it takes for someone else's
             stats = null;
             jdkStats = null;
         }
@@ -109,14 +110,26 @@ final class LiveAgentState {
         }
     }
 
+    /**
+     * Runs until a detach replaces it. An interrupt from anyone else (an application that interrupts
+     * every thread at shutdown, say) only wakes it early: sleep has cleared the flag, so it sleeps
+     * again, and the figures stay current.
+     */
     private static void refreshForever() {
         try {
             while (true) {
-                Thread.sleep(REFRESH_MILLIS);
+                try {
+                    Thread.sleep(REFRESH_MILLIS);
+                } catch (InterruptedException e) {
+                    // detach interrupts it after clearing the field checked below; anyone else: carry on
+                }
+                synchronized (LOCK) {
+                    if (refresher != Thread.currentThread()) {
+                        return;
+                    }
+                }
                 refresh();
             }
-        } catch (InterruptedException e) {
-            // the JVM is going away, or someone stopped us: nothing to clean up
         } catch (RuntimeException e) {
             // never break the host for a figure in a system property
         }

@@ -5,6 +5,7 @@ import io.fastclock.measure.NativeCostMeter;
 import io.fastclock.measure.TscChecks;
 import io.fastclock.measure.TscRead;
 import io.fastclock.measure.TscReadChoice;
+import io.fastclock.nativelib.ExtractionRoot;
 import io.fastclock.nativelib.JnaLoader;
 import io.fastclock.nativelib.NativeLibraryExtractor;
 import io.fastclock.nativelib.NativeLibraryLoader;
@@ -28,6 +29,11 @@ public final class MachineProbe {
     public final MachineReader reader;
     public final MachineFacts facts;
     public final NativeLibraryLoader.Result nativeResult;
+    /**
+     * The line saying java.io.tmpdir was not safe for the native code and where it went instead, or
+     * null (see {@link ExtractionRoot}).
+     */
+    public final String extractionNotice;
     /** Null when JNA was not looked at (the JNI library loaded and jna-coarse was not named). */
     public final JnaLoader.Result jna;
     public final NativeStatus nativeStatus;
@@ -39,12 +45,13 @@ public final class MachineProbe {
     public final long elapsedNanos;
 
     private MachineProbe(Settings settings, MachineReader reader, MachineFacts facts, NativeLibraryLoader.Result nativeResult,
-                         JnaLoader.Result jna, NativeStatus nativeStatus, Measurements measurements, TscChecks tscChecks, TscHealth tscHealth, Decision decision,
+                         String extractionNotice, JnaLoader.Result jna, NativeStatus nativeStatus, Measurements measurements, TscChecks tscChecks, TscHealth tscHealth, Decision decision,
                          long elapsedNanos) {
         this.settings = settings;
         this.reader = reader;
         this.facts = facts;
         this.nativeResult = nativeResult;
+        this.extractionNotice = extractionNotice;
         this.jna = jna;
         this.nativeStatus = nativeStatus;
         this.measurements = measurements;
@@ -77,9 +84,10 @@ public final class MachineProbe {
         long start = System.nanoTime();
         MachineReader reader = new MachineReader(settings.sysfsRoot(), settings.procfsRoot());
         MachineFacts facts = reader.read();
+        // One root for everything extracted (libfastclock, JNA): checked, and if need be replaced, once.
+        ExtractionRoot extractionRoot = ExtractionRoot.of(NativeLibraryExtractor.defaultTempRoot());
         NativeLibraryLoader.Result loaded = NativeLibraryLoader.load(
-                settings.library() == null ? null : settings.library().toString(),
-                NativeLibraryExtractor.defaultTempRoot());
+                settings.library() == null ? null : settings.library().toString(), extractionRoot);
         // JNA only where it can matter: the JNI library failed and millis is left to auto, or
         // jna-coarse is named. When libfastclock loads, JNA is not touched at all.
         JnaLoader.Result jna = null;
@@ -93,7 +101,7 @@ public final class MachineProbe {
                         + " (use millis=jna-coarse, or --enable-native-access=ALL-UNNAMED)";
             } else {
                 beforeJna.run();
-                jna = JnaLoader.load(NativeLibraryExtractor.defaultTempRoot(), LongClock.class.getClassLoader());
+                jna = JnaLoader.load(extractionRoot, LongClock.class.getClassLoader());
             }
         } else {
             jnaNotLooked = loaded.loaded() ? "JNA was not looked for because the JNI library loaded"
@@ -124,7 +132,7 @@ public final class MachineProbe {
             health = toHealth(checks);
         }
         Decision decision = new DecisionMaker().decide(settings, facts, measurements, nativeStatus, health);
-        return new MachineProbe(settings, reader, facts, loaded, jna, nativeStatus, measurements, checks, health, decision,
+        return new MachineProbe(settings, reader, facts, loaded, extractionRoot.notice(), jna, nativeStatus, measurements, checks, health, decision,
                 System.nanoTime() - start);
     }
 

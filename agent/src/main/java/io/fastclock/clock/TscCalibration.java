@@ -83,11 +83,21 @@ public final class TscCalibration {
         return new TscCalibration(false, problem, Double.NaN, null, disagreement, System.nanoTime() - started);
     }
 
+    /**
+     * Sleeps on the caller's thread (the application's, in premain or agentmain). An interrupt does
+     * not cut the pause short, which would make it a busy wait, and is not lost either: the flag is
+     * cleared while it waits and set again before it returns.
+     */
     private static void pause(long nanos) {
         long deadline = System.nanoTime() + nanos;
         long left;
+        boolean interrupted = false;
         while ((left = deadline - System.nanoTime()) > 0) {
             LockSupport.parkNanos(left);
+            interrupted |= Thread.interrupted();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 }

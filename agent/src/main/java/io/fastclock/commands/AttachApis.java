@@ -1,5 +1,6 @@
 package io.fastclock.commands;
 
+import io.fastclock.nativelib.ExtractionRoot;
 import io.fastclock.nativelib.JnaLoader;
 
 import java.io.IOException;
@@ -35,9 +36,16 @@ final class AttachApis {
             transport = hasJdkAttach() ? "JDK_ATTACH" : hasModule("java.logging") || !nioSocketsAvailable() ? "JNA" : "NIO";
         }
         ClassLoader parent = AttachApis.class.getClassLoader();
-        ClassLoader loader = transport.equals("JNA")
-                ? JnaLoader.privateLoader(tempRoot(), parent, PRIVATE_PREFIXES)
-                : JnaLoader.loaderWithoutJna(parent, PRIVATE_PREFIXES);
+        ClassLoader loader;
+        if (transport.equals("JNA")) {
+            ExtractionRoot root = ExtractionRoot.of(tempRoot());
+            loader = JnaLoader.privateLoader(root, parent, PRIVATE_PREFIXES);
+            if (root.notice() != null) {
+                System.err.println("fastclock: " + root.notice());
+            }
+        } else {
+            loader = JnaLoader.loaderWithoutJna(parent, PRIVATE_PREFIXES);
+        }
         // The adapter, defined by that loader, implements AttachApi: this module shows that one package
         // to that loader alone (this module's packages are exported to no one else).
         AttachApis.class.getModule().addExports(AttachApi.class.getPackageName(), loader.getUnnamedModule());

@@ -243,6 +243,9 @@ final class DoctorReport {
         line(out, "CPU TSC flags", tscFlags(f));
         line(out, "native library", probe.nativeResult.loaded() ? "loaded (" + probe.nativeResult.how + ")"
                 : "not loaded: " + probe.nativeResult.problem);
+        if (probe.extractionNotice != null) {
+            line(out, "extracted to", probe.extractionNotice);
+        }
         line(out, "JNA (fallback)", jnaLine());
         if (probe.nativeResult.loaded()) {
             line(out, "CPUID", cpuid());

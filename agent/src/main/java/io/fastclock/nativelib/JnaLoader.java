@@ -9,7 +9,6 @@ import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -25,9 +24,10 @@ import java.util.jar.JarFile;
  * <ul>
  *   <li>The JNA jar is nested in fastclock.jar ({@value #JAR_RESOURCE}); no com.sun.jna class is in
  *       the agent jar's root, so nothing of JNA is on the application's class path.</li>
- *   <li>It is copied, with the same care as libfastclock ({@link NativeLibraryExtractor}: a fresh
- *       owner-only directory, CREATE_NEW, no links followed, checked afterwards), together with
- *       libjnidispatch for this platform taken out of it.</li>
+ *   <li>It is copied, together with libjnidispatch for this platform taken out of it, by the code
+ *       that copies libfastclock ({@link NativeLibraryExtractor.Copies}: under a root whose whole
+ *       path is safe, a fresh owner-only directory, new files, no links followed, checked
+ *       afterwards).</li>
  *   <li>A {@link PrivateLoader} over the copied jar defines JNA and the adapter
  *       {@value #ADAPTER} (whose bytes are kept under {@value #CLASSES_RESOURCE}, not in the agent
  *       jar's root), child-first for both packages; everything else, {@link LongClock} included,
@@ -102,71 +102,108 @@ public final class JnaLoader {
     }
 
     /**
-     * @param tempRoot where to create the private directory (java.io.tmpdir by default)
+     * @param root     where to create the private directory (java.io.tmpdir, or where it says instead)
      * @param parent   parent of the private loader: the loader of {@link LongClock} (null = boot loader)
      */
-    public static synchronized Result load(Path tempRoot, ClassLoader parent) {
+    public static Result load(Path tempRoot, ClassLoader parent) {
+        return load(ExtractionRoot.of(tempRoot), parent);
+    }
+
+    public static synchronized Result load(ExtractionRoot root, ClassLoader parent) {
         if (loaded == null) {
-            loaded = loadFresh(tempRoot, parent);
+            loaded = loadFresh(root, parent);
         }
         return loaded;
     }
 
     static Result loadFresh(Path tempRoot, ClassLoader parent) {
+        return loadFresh(ExtractionRoot.of(tempRoot), parent);
+    }
+
+    static Result loadFresh(ExtractionRoot root, ClassLoader parent) {
         long start = System.nanoTime();
-        String platform = jnaPlatform();
-        if (platform == null) {
-            return new Result(null, null, "JNA is bundled for 64-bit Linux on x86_64 and aarch64 only, not "
-                    + System.getProperty("os.name") + " " + System.getProperty("os.arch"), System.nanoTime() - start);
-        }
-        Path dir = null;
-        Path jar = null;
-        Path stub = null;
         PrivateLoader loader = null;
         try {
             byte[] adapterBytes = resourceBytes(CLASSES_RESOURCE + ADAPTER.replace('.', '/') + ".class");
-            try (InputStream in = resource(JAR_RESOURCE)) {
-                if (in == null || adapterBytes == null) {
-                    return new Result(null, null, "JNA is not bundled in this agent jar (" + JAR_RESOURCE + ")",
-                            System.nanoTime() - start);
-                }
-                dir = NativeLibraryExtractor.createPrivateDirectory(tempRoot, PosixFilePermissions.fromString("rwx------"));
-                NativeLibraryExtractor.checkPrivate(dir, PosixFilePermissions.fromString("rwx------"), true);
-                jar = NativeLibraryExtractor.writePrivateFile(in, dir, "jna.jar", "r--------");
+            if (adapterBytes == null) {
+                return new Result(null, null, "JNA is not bundled in this agent jar (" + CLASSES_RESOURCE + ")",
+                        System.nanoTime() - start);
             }
-            String stubEntry = "com/sun/jna/" + platform + "/" + System.mapLibraryName("jnidispatch");
-            try (JarFile jarFile = new JarFile(jar.toFile())) {
-                JarEntry entry = jarFile.getJarEntry(stubEntry);
-                if (entry == null) {
-                    return new Result(null, null, "the bundled JNA has no " + stubEntry, System.nanoTime() - start);
+            try (NativeLibraryExtractor.Copies copies = copyJna(root)) {
+                loader = new PrivateLoader(copies.dir.resolve(JAR_FILE).toUri().toURL(), parent,
+                        Collections.singletonMap(ADAPTER, adapterBytes));
+                Class<?> adapter = initialise(loader, copies.dir);
+                LongClock clock = (LongClock) adapter.getDeclaredConstructor().newInstance();
+                long before = System.currentTimeMillis();
+                long read = clock.read();
+                if (Math.abs(read - before) > 1000) {
+                    loader.close();
+                    return new Result(null, null, "CLOCK_REALTIME_COARSE through JNA read " + read + ", the system clock "
+                            + before, System.nanoTime() - start);
                 }
-                try (InputStream in = jarFile.getInputStream(entry)) {
-                    stub = NativeLibraryExtractor.writePrivateFile(in, dir, System.mapLibraryName("jnidispatch"), "r-x------");
-                }
+                return new Result(clock, adapter, null, System.nanoTime() - start);
             }
-            loader = new PrivateLoader(jar.toUri().toURL(), parent, Collections.singletonMap(ADAPTER, adapterBytes));
-            Class<?> adapter = initialise(loader, dir);
-            LongClock clock = (LongClock) adapter.getDeclaredConstructor().newInstance();
-            long before = System.currentTimeMillis();
-            long read = clock.read();
-            if (Math.abs(read - before) > 1000) {
-                loader.close();
-                return new Result(null, null, "CLOCK_REALTIME_COARSE through JNA read " + read + ", the system clock "
-                        + before, System.nanoTime() - start);
-            }
-            return new Result(clock, adapter, null, System.nanoTime() - start);
+        } catch (NotOffered e) {
+            return new Result(null, null, e.getMessage(), System.nanoTime() - start);
         } catch (InvocationTargetException e) {
             closeQuietly(loader);
-            return new Result(null, null, "cannot use JNA: " + e.getCause(), System.nanoTime() - start);
+            return new Result(null, null, "cannot use JNA: " + ExtractionRoot.printable(String.valueOf(e.getCause())),
+                    System.nanoTime() - start);
         } catch (Throwable e) {
             // ExceptionInInitializerError, UnsatisfiedLinkError, IOException, ...: never past the agent.
             closeQuietly(loader);
             Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
-            return new Result(null, null, "cannot use JNA: " + cause, System.nanoTime() - start);
-        } finally {
-            NativeLibraryExtractor.deleteQuietly(stub);
-            NativeLibraryExtractor.deleteQuietly(jar);
-            NativeLibraryExtractor.deleteQuietly(dir);
+            return new Result(null, null, "cannot use JNA: " + ExtractionRoot.printable(cause.toString()),
+                    System.nanoTime() - start);
+        }
+    }
+
+    static final String JAR_FILE = "jna.jar";
+
+    /**
+     * The bundled JNA jar and its native stub for this platform, copied into one fresh private
+     * directory (see {@link NativeLibraryExtractor}): the one copy both {@link #load} and
+     * {@link #privateLoader} load from. Closing it deletes the copies (once loaded, the stub stays
+     * mapped and the jar open).
+     */
+    static NativeLibraryExtractor.Copies copyJna(ExtractionRoot root) throws IOException {
+        String platform = jnaPlatform();
+        if (platform == null) {
+            throw new NotOffered("JNA is bundled for 64-bit Linux on x86_64 and aarch64 only, not "
+                    + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        }
+        byte[] jar = resourceBytes(JAR_RESOURCE);
+        if (jar == null) {
+            throw new NotOffered("JNA is not bundled in this agent jar (" + JAR_RESOURCE + ")");
+        }
+        NativeLibraryExtractor.Copies copies = new NativeLibraryExtractor.Copies(root);
+        try {
+            Path copy = copies.add(JAR_FILE, jar, "r--------");
+            String stubEntry = "com/sun/jna/" + platform + "/" + System.mapLibraryName("jnidispatch");
+            byte[] stub;
+            try (JarFile jarFile = new JarFile(copy.toFile(), false)) {
+                JarEntry entry = jarFile.getJarEntry(stubEntry);
+                if (entry == null) {
+                    throw new NotOffered("the bundled JNA has no " + stubEntry);
+                }
+                try (InputStream in = jarFile.getInputStream(entry)) {
+                    stub = in.readAllBytes();
+                }
+            }
+            copies.add(System.mapLibraryName("jnidispatch"), stub, "r-x------");
+            return copies;
+        } catch (IOException | RuntimeException e) {
+            copies.close();
+            throw e;
+        }
+    }
+
+    /** This jar or platform has no JNA to offer: said as it is, not as a failure to use it. */
+    static final class NotOffered extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NotOffered(String message) {
+            super(message);
         }
     }
 
@@ -210,48 +247,19 @@ public final class JnaLoader {
      * {@code parent}'s resources, so that their references to {@code com.sun.jna} resolve to the
      * private copy. The copies on disk are deleted before it returns.
      */
-    public static ClassLoader privateLoader(Path tempRoot, ClassLoader parent, String... childFirstPrefixes) throws IOException {
-        String platform = jnaPlatform();
-        if (platform == null) {
-            throw new IOException("JNA is bundled for 64-bit Linux on x86_64 and aarch64 only, not "
-                    + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
-        }
-        Path dir = null;
-        Path jar = null;
-        Path stub = null;
-        try {
-            try (InputStream in = resource(JAR_RESOURCE)) {
-                if (in == null) {
-                    throw new IOException("JNA is not bundled in this jar (" + JAR_RESOURCE + ")");
-                }
-                dir = NativeLibraryExtractor.createPrivateDirectory(tempRoot, PosixFilePermissions.fromString("rwx------"));
-                NativeLibraryExtractor.checkPrivate(dir, PosixFilePermissions.fromString("rwx------"), true);
-                jar = NativeLibraryExtractor.writePrivateFile(in, dir, "jna.jar", "r--------");
-            }
-            String stubEntry = "com/sun/jna/" + platform + "/" + System.mapLibraryName("jnidispatch");
-            try (JarFile jarFile = new JarFile(jar.toFile())) {
-                JarEntry entry = jarFile.getJarEntry(stubEntry);
-                if (entry == null) {
-                    throw new IOException("the bundled JNA has no " + stubEntry);
-                }
-                try (InputStream in = jarFile.getInputStream(entry)) {
-                    stub = NativeLibraryExtractor.writePrivateFile(in, dir, System.mapLibraryName("jnidispatch"), "r-x------");
-                }
-            }
-            PrivateLoader loader = new PrivateLoader(jar.toUri().toURL(), parent, Collections.emptyMap(), childFirstPrefixes);
+    public static ClassLoader privateLoader(ExtractionRoot root, ClassLoader parent, String... childFirstPrefixes) throws IOException {
+        try (NativeLibraryExtractor.Copies copies = copyJna(root)) {
+            PrivateLoader loader = new PrivateLoader(copies.dir.resolve(JAR_FILE).toUri().toURL(), parent,
+                    Collections.emptyMap(), childFirstPrefixes);
             try {
-                initialise(loader, dir, "com.sun.jna.Native");
+                initialise(loader, copies.dir, "com.sun.jna.Native");
                 // Open the jar now: once the copy is deleted below, the open file is what remains.
                 loader.loadClass("com.sun.jna.Library");
             } catch (ClassNotFoundException | LinkageError e) {
                 closeQuietly(loader);
-                throw new IOException("cannot use JNA: " + e, e);
+                throw new IOException("cannot use JNA: " + ExtractionRoot.printable(e.toString()), e);
             }
             return loader;
-        } finally {
-            NativeLibraryExtractor.deleteQuietly(stub);
-            NativeLibraryExtractor.deleteQuietly(jar);
-            NativeLibraryExtractor.deleteQuietly(dir);
         }
     }
 
@@ -281,12 +289,6 @@ public final class JnaLoader {
 
     private static byte[] resourceBytes(String name) throws IOException {
         return AgentResources.read(name.substring(1));
-    }
-
-    /** A resource of the agent jar, read from the jar itself (the agent's module is not on any class path). */
-    private static InputStream resource(String name) throws IOException {
-        byte[] bytes = resourceBytes(name);
-        return bytes == null ? null : new java.io.ByteArrayInputStream(bytes);
     }
 
     private static void closeQuietly(URLClassLoader loader) {

@@ -2,25 +2,28 @@ package io.fastclock.nativelib;
 
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
 /**
- * Copies the bundled libfastclock.so out of the jar so it can be loaded, in a way no other local
- * user can interfere with: a fresh directory with a random name created owner-only (rwx------) in
- * one step, the file created there with CREATE_NEW (fails rather than following or reusing
- * anything planted), and both checked after the fact to be what we created and not links.
+ * Copies native code out of the jar so it can be loaded (the bundled libfastclock.so here, JNA's
+ * jar and stub for {@link JnaLoader}: both through {@link Copies}), in a way no other local user can
+ * interfere with: under a root whose whole path no other user can change ({@link ExtractionRoot}:
+ * java.io.tmpdir, or a per-user place when that is not safe), a fresh directory with a random name
+ * created owner-only (rwx------) in one step, each file created there new (fails rather than
+ * following or reusing anything planted), and all of them checked after the fact to be what we
+ * created and not links.
  */
 public final class NativeLibraryExtractor {
     public static final String LIBRARY_FILE = "libfastclock.so";
@@ -50,34 +53,79 @@ public final class NativeLibraryExtractor {
      * @return the extracted library; the caller deletes it (and its directory) after loading
      */
     public static Path extract(Path tempRoot) throws IOException {
+        return extract(ExtractionRoot.of(tempRoot));
+    }
+
+    /**
+     * @param root where to create the private directory (java.io.tmpdir, or where it says instead)
+     * @return the extracted library; the caller deletes it (and its directory) after loading
+     */
+    public static Path extract(ExtractionRoot root) throws IOException {
         String resource = resourcePath();
         byte[] library = AgentResources.read(resource);
         if (library == null) {
             throw new IOException("no native library for " + platform() + " in the agent jar (" + resource + ")");
         }
-        Set<PosixFilePermission> ownerOnlyDir = PosixFilePermissions.fromString("rwx------");
-        Path dir = createPrivateDirectory(tempRoot, ownerOnlyDir);
-        Path file = dir.resolve(LIBRARY_FILE);
+        Copies copies = new Copies(root);
         try {
-            checkPrivate(dir, ownerOnlyDir, true);
-            // Only this user can create entries in the directory just made and checked, so a plain
-            // FileOutputStream (no NIO channel classes to load at start-up) cannot be redirected;
-            // the file is checked again below all the same.
+            return copies.add(LIBRARY_FILE, library, "r-x------");
+        } catch (IOException | RuntimeException e) {
+            copies.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Files copied into one fresh private directory: the one way fastclock puts native code on disk.
+     * {@link #close()} removes them and the directory (what was loaded stays mapped or open).
+     */
+    public static final class Copies implements AutoCloseable {
+        static final Set<PosixFilePermission> OWNER_ONLY_DIR = PosixFilePermissions.fromString("rwx------");
+
+        public final Path dir;
+        private final List<Path> files = new ArrayList<>();
+
+        /** Makes and checks the private directory. */
+        public Copies(ExtractionRoot root) throws IOException {
+            Path made = root.newPrivateDirectory();
+            try {
+                checkPrivate(made, OWNER_ONLY_DIR, true);
+            } catch (IOException | RuntimeException e) {
+                deleteQuietly(made);
+                throw e;
+            }
+            this.dir = made;
+        }
+
+        /**
+         * Writes a new file {@code name} in the private directory, gives it {@code permissions} and
+         * checks it is the regular file written. Only this user can create entries in the directory
+         * made and checked above, so a plain FileOutputStream (no NIO channel classes to load at
+         * start-up) cannot be redirected; the file is checked all the same.
+         */
+        public Path add(String name, byte[] bytes, String permissions) throws IOException {
+            Path file = dir.resolve(name);
             if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
                 throw new FileAlreadyExistsException(file.toString());
             }
+            files.add(file);
             try (OutputStream out = new FileOutputStream(file.toFile())) {
-                out.write(library);
+                out.write(bytes);
             } catch (IOException e) {
                 throw cannotWrite(file, e);
             }
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r-x------"));
-            checkPrivate(file, PosixFilePermissions.fromString("r-x------"), false);
+            Set<PosixFilePermission> expected = PosixFilePermissions.fromString(permissions);
+            Files.setPosixFilePermissions(file, expected);
+            checkPrivate(file, expected, false);
             return file;
-        } catch (IOException | RuntimeException e) {
-            deleteQuietly(file);
+        }
+
+        @Override
+        public void close() {
+            for (int i = files.size() - 1; i >= 0; i--) {
+                deleteQuietly(files.get(i));
+            }
             deleteQuietly(dir);
-            throw e;
         }
     }
 
@@ -87,7 +135,8 @@ public final class NativeLibraryExtractor {
      * need not be unguessable for safety: mkdir fails on anything already there (a planted
      * directory, file or link), and the result is checked afterwards.
      */
-    static Path createPrivateDirectory(Path tempRoot, Set<PosixFilePermission> permissions) throws IOException {
+    static Path createPrivateDirectory(Path tempRoot) throws IOException {
+        Set<PosixFilePermission> permissions = Copies.OWNER_ONLY_DIR;
         IOException last = null;
         for (int attempt = 0; attempt < 16; attempt++) {
             long random = mix(System.nanoTime() + 0x9E3779B97F4A7C15L * (attempt + 1)
@@ -98,7 +147,8 @@ public final class NativeLibraryExtractor {
             } catch (FileAlreadyExistsException e) {
                 last = e;
             } catch (IOException | UnsupportedOperationException e) {
-                throw new IOException("cannot create a private directory in " + tempRoot + " (" + e + "); " + REMEDY, e);
+                throw new IOException("cannot create a private directory in " + ExtractionRoot.printable(tempRoot.toString())
+                        + " (" + ExtractionRoot.printable(e.toString()) + "); " + REMEDY, e);
             }
         }
         throw last;
@@ -106,7 +156,8 @@ public final class NativeLibraryExtractor {
 
     /** A full disk, a quota: names the file and what the user can do (the JDK's message has neither). */
     private static IOException cannotWrite(Path file, IOException e) {
-        return new IOException("cannot write " + file + " (" + e.getMessage() + "); " + REMEDY, e);
+        return new IOException("cannot write " + ExtractionRoot.printable(file.toString()) + " ("
+                + ExtractionRoot.printable(String.valueOf(e.getMessage())) + "); " + REMEDY, e);
     }
 
     /** SplitMix64's finaliser: spreads the bits of the seed (no Random/SecureRandom to load). */
@@ -114,30 +165,6 @@ public final class NativeLibraryExtractor {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);
-    }
-
-    /**
-     * Writes a new file in a private directory with CREATE_NEW and NOFOLLOW_LINKS, then gives it the
-     * permissions asked for and checks it is the regular file we created.
-     */
-    static Path writePrivateFile(InputStream in, Path dir, String name, String permissions) throws IOException {
-        Path file = dir.resolve(name);
-        try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-            in.transferTo(out);
-        } catch (IOException e) {
-            deleteQuietly(file); // the caller never learns the name of a half-written file
-            throw cannotWrite(file, e);
-        }
-        Set<PosixFilePermission> expected = PosixFilePermissions.fromString(permissions);
-        try {
-            Files.setPosixFilePermissions(file, expected);
-            checkPrivate(file, expected, false);
-        } catch (IOException | RuntimeException e) {
-            deleteQuietly(file);
-            throw e;
-        }
-        return file;
     }
 
     static void checkPrivate(Path path, Set<PosixFilePermission> expected, boolean directory) throws IOException {

@@ -7,7 +7,9 @@ import javax.management.MBeanServer;
  * A daemon thread, {@value #NAME}, that waits for what fastclock must not create itself: JFR
  * starting (a {@code jcmd JFR.start} after start-up) and the platform MBean server appearing. It
  * looks once a second (a field read and a synchronized list copy, well under a microsecond each
- * once loaded) and ends when nothing is left to wait for.
+ * once loaded) and ends when nothing is left to wait for. An interrupt is not addressed to it (an
+ * application that interrupts every thread at shutdown, say): the flag is cleared and it waits on;
+ * left set, parkNanos would return at once and the thread would spin.
  */
 final class ObserveWatcher implements Runnable {
     static final String NAME = "fastclock-observe";
@@ -40,6 +42,7 @@ final class ObserveWatcher implements Runnable {
                 return;
             }
             LockSupport.parkNanos(PERIOD_NANOS);
+            Thread.interrupted();
         }
     }
 

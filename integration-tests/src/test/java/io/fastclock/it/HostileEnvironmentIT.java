@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -190,6 +191,79 @@ class HostileEnvironmentIT {
         try (Stream<Path> left = Files.list(tmp)) {
             assertEquals(List.of(), left.collect(Collectors.toList()), "the private directory was not removed");
         }
+    }
+
+    static List<Arguments> unsafeTempDirs() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Jdk jdk : Jdk.all()) {
+            for (String where : new String[] {"XDG_RUNTIME_DIR", "/tmp", "JNA"}) {
+                cases.add(Arguments.of(jdk, where));
+            }
+        }
+        return cases;
+    }
+
+    /**
+     * java.io.tmpdir writable by all users without the sticky bit: another local user could rename
+     * the private directory away and put their own library in its place before it is loaded. The
+     * agent says so in one line and extracts into a per-user place whose whole path is safe:
+     * $XDG_RUNTIME_DIR where set (here a 0700 directory of the test's), else /tmp; JNA's copy (jna-coarse
+     * without the JNI library) goes the same way, with the same single line. Nothing is made in
+     * java.io.tmpdir, and the one private directory made is owner-only and removed.
+     */
+    @ParameterizedTest(name = "{0} instead: {1}")
+    @MethodSource("unsafeTempDirs")
+    void aTempDirOthersCanWriteIsRefusedWithOneLineAndTheAgentExtractsSomewhereSafe(Jdk jdk, String where)
+            throws Exception {
+        Path tmp = Files.createDirectory(temp.resolve("open"));
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path xdg = Files.createDirectory(temp.resolve("xdg"));
+        Files.setPosixFilePermissions(xdg, PosixFilePermissions.fromString("rwx------"));
+        Path safe = where.equals("/tmp") ? Paths.get("/tmp") : xdg;
+        boolean jna = where.equals("JNA");
+        Path log = temp.resolve("mkdir.log");
+        Map<String, String> before = snapshot(tmp);
+
+        ForkedJvm jvm = ForkedJvm.on(jdk).mkdirSpy(log).jvmArg("-Djava.io.tmpdir=" + tmp)
+                .env("XDG_RUNTIME_DIR", where.equals("/tmp") ? "" : xdg.toString());
+        if (jna) {
+            jvm.agentArgs("mode=on,millis=jna-coarse,library=/nonexistent.so");
+            if (jdk.feature >= 24) {
+                jvm.jvmArg("--enable-native-access=ALL-UNNAMED"); // else JNA's System.load warns
+            }
+        } else {
+            jvm.agentArgs("mode=on");
+        }
+        ForkedJvm.Result r = jvm.main(MapsApp.class).run();
+        System.out.println("[HostileEnvironmentIT] " + jdk + " open java.io.tmpdir, " + where + ": "
+                + String.join(" / ", r.agentLines()));
+        assertAppRan(r);
+        assertEquals(jna ? "millis=jna-coarse,nanos=system" : "millis=tsc,nanos=tsc", r.value("backends"),
+                "the agent should still work\n" + r);
+        List<String> lines = r.agentLines();
+        // The refusal, once; the start line last (with jna-coarse named, the line on its cost between).
+        assertEquals(jna ? 3 : 2, lines.size(), "the refusal and the start line\n" + r);
+        assertEquals("fastclock: java.io.tmpdir " + tmp + " is not safe for fastclock's native code: " + tmp
+                + " is writable by all users without the sticky bit (mode 0777); extracted under " + safe + " instead",
+                lines.get(0), r.toString());
+        assertEquals(1, lines.stream().filter(l -> l.contains("is not safe")).count(), r.toString());
+        assertTrue(lines.get(lines.size() - 1).startsWith("fastclock: active: "), r.toString());
+        for (String line : r.stderr.split("\n")) {
+            assertTrue(line.isEmpty() || line.startsWith("fastclock: "), "stderr line not from the agent: " + line + "\n" + r);
+        }
+
+        List<String> made = Files.readAllLines(log).stream().filter(l -> l.contains("/fastclock-"))
+                .collect(Collectors.toList());
+        assertEquals(1, made.size(), "one private directory: " + made + "\n" + r);
+        Matcher m = Pattern.compile(Pattern.quote(safe.toString())
+                + "/(fastclock-[0-9a-z]+) requested=0700 mode=0700 uid=([0-9]+) dir=1").matcher(made.get(0));
+        assertTrue(m.matches(), "not an owner-only directory in " + safe + ": " + made.get(0));
+        assertEquals(Files.getAttribute(temp, "unix:uid"), Integer.parseInt(m.group(2)), made.get(0));
+        String mapped = r.value("mappedLibrary");
+        assertTrue(jna ? mapped.equals("none") : mapped.startsWith(safe + "/" + m.group(1) + "/libfastclock.so"),
+                "the library was not loaded from the directory made: " + mapped);
+        assertFalse(Files.exists(safe.resolve(m.group(1)), LinkOption.NOFOLLOW_LINKS), "the private directory was left");
+        assertEquals(before, snapshot(tmp), "something was made in the refused java.io.tmpdir\n" + r);
     }
 
     // ---- /proc and /sys -------------------------------------------------------------------------
