@@ -10,7 +10,7 @@ import java.util.Properties;
 
 /**
  * {@code attach PID [key=value,...]}: loads fastclock.jar into a running JVM with those settings,
- * waits for the agent's verdict in the JVM's system properties and prints it with what was rewritten.
+ * waits for the agent's verdict in the JVM's agent properties and prints it with what was rewritten.
  */
 final class AttachCommand {
     static final long DEFAULT_TIMEOUT_SECONDS = 60;
@@ -96,7 +96,7 @@ final class AttachCommand {
         TargetStatus before;
         try {
             api = AttachApis.forThisJvm();
-            before = new TargetStatus(pid, api.systemProperties(id));
+            before = TargetStatus.read(api, pid);
         } catch (IOException | RuntimeException e) {
             err.println("fastclock attach: cannot attach to the JVM " + pid + ": " + Commands.describe(e));
             return Commands.FAILED;
@@ -146,7 +146,7 @@ final class AttachCommand {
         long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
         while (System.nanoTime() < deadline) {
             try {
-                TargetStatus status = new TargetStatus(pid, api.systemProperties(Long.toString(pid)));
+                TargetStatus status = TargetStatus.read(api, pid);
                 if (status.pending() == 0) {
                     return status;
                 }
@@ -161,13 +161,13 @@ final class AttachCommand {
         return null;
     }
 
-    /** Polls the target's system properties until the agent has published its verdict, or null on timeout. */
+    /** Polls the target's agent properties until the agent has published its verdict, or null on timeout. */
     private static TargetStatus waitForVerdict(AttachApi api, long pid, long timeoutSeconds) {
         long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
         TargetStatus last = null;
         while (true) {
             try {
-                last = new TargetStatus(pid, api.systemProperties(Long.toString(pid)));
+                last = TargetStatus.read(api, pid);
                 if (last.decided()) {
                     return last;
                 }

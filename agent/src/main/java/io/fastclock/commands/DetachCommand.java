@@ -61,7 +61,7 @@ final class DetachCommand {
         String id = Long.toString(pid);
         try {
             AttachApi api = AttachApis.forThisJvm();
-            TargetStatus before = new TargetStatus(pid, api.systemProperties(id));
+            TargetStatus before = TargetStatus.read(api, pid);
             if (!before.loaded()) {
                 err.println("fastclock detach: fastclock is not loaded in " + before.title() + "; nothing to restore");
                 return Commands.FAILED;
@@ -75,7 +75,7 @@ final class DetachCommand {
             long deadline = System.nanoTime() + TIMEOUT_SECONDS * 1_000_000_000L;
             TargetStatus after = before;
             while (System.nanoTime() < deadline) {
-                after = new TargetStatus(pid, api.systemProperties(id));
+                after = TargetStatus.read(api, pid);
                 String reason = after.get(TargetStatus.REASON);
                 if (!after.active() && reason != null && reason.startsWith("detached")) {
                     out.println("fastclock detached from " + after.title() + ":");

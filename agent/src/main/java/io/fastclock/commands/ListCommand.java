@@ -86,7 +86,7 @@ final class ListCommand {
                 if (api == null) {
                     throw new IOException(apiProblem);
                 }
-                TargetStatus status = new TargetStatus(pid, api.systemProperties(Long.toString(pid)));
+                TargetStatus status = TargetStatus.read(api, pid);
                 row.putAll(status.toMap());
                 state = summary(status);
                 row.put("state", state);
