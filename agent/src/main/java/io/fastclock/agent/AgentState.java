@@ -110,7 +110,7 @@ public final class AgentState {
      * mirror, so that a command that sees a value there sees it everywhere.
      */
     static void set(String key, String value) {
-        String before = LIVE.put(key, value);
+        LIVE.put(key, value);
         try {
             if (!value.equals(System.getProperty(key))) {
                 System.setProperty(key, value);
@@ -119,7 +119,7 @@ public final class AgentState {
             // the mirror is informational; a SecurityManager may forbid it
         }
         Properties agent = agentProperties;
-        if (agent != null && (before == null || !before.equals(value) || !value.equals(agent.getProperty(key)))) {
+        if (agent != null && !value.equals(agent.getProperty(key))) {
             agent.setProperty(key, value);
         }
     }
