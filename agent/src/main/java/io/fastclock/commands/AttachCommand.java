@@ -1,5 +1,6 @@
 package io.fastclock.commands;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.config.SettingsException;
 
@@ -58,13 +59,13 @@ final class AttachCommand {
             } else if (settingsArg == null && !arg.startsWith("-")) {
                 settingsArg = arg;
             } else {
-                err.println("fastclock attach: unexpected argument '" + arg + "'\n" + help());
+                err.println("fastclock attach: unexpected argument '" + OneLine.escape(arg) + "'\n" + help());
                 return Commands.USAGE;
             }
         }
         long pid = Commands.parsePid(pidArg);
         if (pid < 0) {
-            err.println("fastclock attach: " + (pidArg == null ? "no PID given" : "'" + pidArg + "' is not a process id") + "\n" + help());
+            err.println("fastclock attach: " + (pidArg == null ? "no PID given" : "'" + OneLine.escape(pidArg) + "' is not a process id") + "\n" + help());
             return Commands.USAGE;
         }
         if (settingsArg != null) {

@@ -1,5 +1,6 @@
 package io.fastclock.commands;
 
+import io.fastclock.config.OneLine;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -39,13 +40,13 @@ final class DetachCommand {
             } else if (pidArg == null) {
                 pidArg = arg;
             } else {
-                err.println("fastclock detach: unexpected argument '" + arg + "'\n" + help());
+                err.println("fastclock detach: unexpected argument '" + OneLine.escape(arg) + "'\n" + help());
                 return Commands.USAGE;
             }
         }
         long pid = Commands.parsePid(pidArg);
         if (pid < 0) {
-            err.println("fastclock detach: " + (pidArg == null ? "no PID given" : "'" + pidArg + "' is not a process id") + "\n" + help());
+            err.println("fastclock detach: " + (pidArg == null ? "no PID given" : "'" + OneLine.escape(pidArg) + "' is not a process id") + "\n" + help());
             return Commands.USAGE;
         }
         Path jar = Commands.ownJar();

@@ -1,5 +1,6 @@
 package io.fastclock.commands;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.doctor.Json;
 
 import java.io.IOException;
@@ -37,13 +38,13 @@ final class StatusCommand {
             } else if (pidArg == null) {
                 pidArg = arg;
             } else {
-                err.println("fastclock status: unexpected argument '" + arg + "'\n" + help());
+                err.println("fastclock status: unexpected argument '" + OneLine.escape(arg) + "'\n" + help());
                 return Commands.USAGE;
             }
         }
         long pid = Commands.parsePid(pidArg);
         if (pid < 0) {
-            err.println("fastclock status: " + (pidArg == null ? "no PID given" : "'" + pidArg + "' is not a process id") + "\n" + help());
+            err.println("fastclock status: " + (pidArg == null ? "no PID given" : "'" + OneLine.escape(pidArg) + "' is not a process id") + "\n" + help());
             return Commands.USAGE;
         }
         String problem = TargetProcess.of(pid).problem();
