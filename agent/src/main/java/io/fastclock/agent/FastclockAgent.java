@@ -1,5 +1,6 @@
 package io.fastclock.agent;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.config.SettingsException;
 import io.fastclock.observe.ActivationFacts;
@@ -58,13 +59,14 @@ public final class FastclockAgent {
                 return;
             }
             started = true;
+            AgentState.open(inst);
             AgentState.started(how);
             Settings settings;
             try {
                 settings = Settings.fromSystem(args);
             } catch (SettingsException e) {
                 String line = e.getMessage() + "; fastclock is off and the application runs on the system clocks";
-                System.err.println(line);
+                System.err.println(OneLine.escape(line));
                 AgentState.inactive(line);
                 return;
             }
@@ -83,7 +85,7 @@ public final class FastclockAgent {
             if (fastHere != null) {
                 AgentState.inactive(fastHere);
                 if (settings.log() != Settings.Log.QUIET) {
-                    System.err.println(fastHere);
+                    System.err.println(OneLine.escape(fastHere));
                 }
                 Telemetry.started(settings, ActivationFacts.inactive(how, ActivationFacts.withoutPrefix(fastHere),
                         new MachineReader(settings.sysfsRoot(), settings.procfsRoot()).readCurrentClocksource(new ArrayList<>()),
@@ -96,7 +98,7 @@ public final class FastclockAgent {
             AgentStartup.start(settings, inst, loadedBefore, how);
         } catch (Throwable t) {
             String line = "fastclock: agent not started, the application runs on the system clocks: " + t;
-            System.err.println(line);
+            System.err.println(OneLine.escape(line));
             try {
                 AgentState.inactive(line);
             } catch (Throwable ignored) {
