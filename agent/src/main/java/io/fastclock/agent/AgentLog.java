@@ -1,9 +1,13 @@
 package io.fastclock.agent;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.clock.RuntimeLog;
 
-/** The agent's voice: stderr only, one line per event, every line prefixed "fastclock: ". */
+/**
+ * The agent's voice: stderr only, one line per event, every line prefixed "fastclock: ", control
+ * characters escaped (OneLine), so that a name or value from outside never starts a line of its own.
+ */
 final class AgentLog implements RuntimeLog {
     private final Settings.Log level;
 
@@ -25,7 +29,8 @@ final class AgentLog implements RuntimeLog {
     }
 
     private static String prefixed(String message) {
-        return message.startsWith("fastclock: ") ? message : "fastclock: " + message;
+        String line = OneLine.escape(message);
+        return line.startsWith("fastclock: ") ? line : "fastclock: " + line;
     }
 
     boolean debugEnabled() {

@@ -2,12 +2,25 @@ package io.fastclock.agent;
 
 import io.fastclock.config.Settings;
 
+import java.lang.instrument.Instrumentation;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+
 /**
- * What the agent is doing, published as system properties of the JVM it runs in, so that
- * {@code java -jar fastclock.jar status PID}, {@code jcmd PID VM.system_properties} and the observe
- * stream's MBean can read it (names: SHARED-CONTRACTS.md). Counts and TSC figures are refreshed
- * about once a second by a daemon thread that runs only while fastclock is active; a TSC fallback
- * is published at once.
+ * What the agent is doing (names: SHARED-CONTRACTS.md), held in three places:
+ * <ul>
+ * <li>in memory, here: what the MBean and the JFR events read ({@link #get});
+ * <li>in the JVM's <em>agent properties</em> (jdk.internal.vm.VMSupport.getAgentProperties(), the
+ * attach command {@code agentProperties}): what {@code java -jar fastclock.jar status|attach|detach PID}
+ * read. Application code cannot write them, as java.base exports jdk.internal.vm to this module only;
+ * <li>as system properties, a mirror for the application ({@code fastclock.active}) and for
+ * {@code jcmd PID VM.system_properties}: informational only, never read by fastclock, since any code
+ * in the JVM can set them.
+ * </ul>
+ * Counts and TSC figures are refreshed about once a second by a daemon thread that runs only while
+ * fastclock is active; a TSC fallback is published at once.
  */
 public final class AgentState {
     public static final String ACTIVE = Settings.ACTIVE_PROPERTY;
@@ -30,7 +43,37 @@ public final class AgentState {
     public static final String[] ALL = {STARTED, VERSION, ACTIVE, REASON, MILLIS, NANOS, EPOCH, CLASSES, CALLSITES,
         JDK_CLASSES, JDK_CALLSITES, TSC_WORST_ERROR_NANOS, TSC_REANCHORS, TSC_LAST_RATE_CHANGE_PPM, FALLBACK};
 
+    private static final Map<String, String> LIVE = new ConcurrentHashMap<>();
+    /** The JVM's agent properties, or null where they could not be reached (then status sees no fastclock). */
+    private static volatile Properties agentProperties;
+
     private AgentState() {}
+
+    /**
+     * Exports jdk.internal.vm of java.base to this module alone, so that the state can go to the
+     * JVM's agent properties. Also for an inactive verdict: attach must see that fastclock is in
+     * the JVM (a second copy does nothing) and status must say why it is off. If this fails, the
+     * state stays in memory and in the mirror; the commands then report fastclock as not loaded.
+     */
+    static void open(Instrumentation inst) {
+        try {
+            Module agent = AgentState.class.getModule();
+            Module javaBase = Object.class.getModule();
+            if (!javaBase.isExported("jdk.internal.vm", agent)) {
+                inst.redefineModule(javaBase, Collections.emptySet(),
+                        Collections.singletonMap("jdk.internal.vm", Collections.singleton(agent)),
+                        Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
+            }
+            agentProperties = VmAgentProperties.get();
+        } catch (RuntimeException | LinkageError e) {
+            agentProperties = null;
+        }
+    }
+
+    /** The live value (never a system property), or null when the agent has not published it. */
+    public static String get(String key) {
+        return LIVE.get(key);
+    }
 
     /** premain or agentmain: the first thing the agent publishes. */
     static void started(String entryPoint) {
@@ -62,10 +105,22 @@ public final class AgentState {
         return line.startsWith("fastclock: ") ? line.substring("fastclock: ".length()) : line;
     }
 
-    /** Writes only what changed: a property write is a map put, but there is no reason to churn. */
+    /**
+     * Writes only what changed. The agent properties are written last, after the live value and the
+     * mirror, so that a command that sees a value there sees it everywhere.
+     */
     static void set(String key, String value) {
-        if (!value.equals(System.getProperty(key))) {
-            System.setProperty(key, value);
+        LIVE.put(key, value);
+        try {
+            if (!value.equals(System.getProperty(key))) {
+                System.setProperty(key, value);
+            }
+        } catch (RuntimeException e) {
+            // the mirror is informational; a SecurityManager may forbid it
+        }
+        Properties agent = agentProperties;
+        if (agent != null && !value.equals(agent.getProperty(key))) {
+            agent.setProperty(key, value);
         }
     }
 }

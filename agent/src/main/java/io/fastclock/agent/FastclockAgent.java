@@ -1,5 +1,6 @@
 package io.fastclock.agent;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.config.SettingsException;
 import io.fastclock.observe.ActivationFacts;
@@ -58,20 +59,22 @@ public final class FastclockAgent {
                 return;
             }
             started = true;
+            AgentState.open(inst);
             AgentState.started(how);
             Settings settings;
             try {
                 settings = Settings.fromSystem(args);
             } catch (SettingsException e) {
                 String line = e.getMessage() + "; fastclock is off and the application runs on the system clocks";
-                System.err.println(line);
+                System.err.println(OneLine.escape(line));
                 AgentState.inactive(line);
                 return;
             }
             // Not AgentLog here: it implements a runtime interface, which must not be loaded
             // before the runtime is in the boot loader.
             if (settings.mode() == Settings.Mode.OFF) {
-                // off does nothing: no runtime in the boot loader, no change to java.base's exports
+                // off does nothing but publish that: no runtime in the boot loader, and of java.base only
+                // jdk.internal.vm exported, to this module alone (AgentState.open, for the agent properties)
                 AgentState.inactive("inactive: mode=off");
                 if (settings.log() != Settings.Log.QUIET) {
                     System.err.println("fastclock: inactive: mode=off");
@@ -82,7 +85,7 @@ public final class FastclockAgent {
             if (fastHere != null) {
                 AgentState.inactive(fastHere);
                 if (settings.log() != Settings.Log.QUIET) {
-                    System.err.println(fastHere);
+                    System.err.println(OneLine.escape(fastHere));
                 }
                 Telemetry.started(settings, ActivationFacts.inactive(how, ActivationFacts.withoutPrefix(fastHere),
                         new MachineReader(settings.sysfsRoot(), settings.procfsRoot()).readCurrentClocksource(new ArrayList<>()),
@@ -115,7 +118,7 @@ public final class FastclockAgent {
             AgentStartup.start(settings, inst, probe, log, loadedBefore, how);
         } catch (Throwable t) {
             String line = "fastclock: agent not started, the application runs on the system clocks: " + t;
-            System.err.println(line);
+            System.err.println(OneLine.escape(line));
             try {
                 AgentState.inactive(line);
             } catch (Throwable ignored) {

@@ -1,6 +1,7 @@
 package io.fastclock.agent;
 
 import io.fastclock.commands.Commands;
+import io.fastclock.config.OneLine;
 import java.lang.instrument.Instrumentation;
 import java.util.ServiceLoader;
 import java.util.function.Function;
@@ -32,7 +33,7 @@ public final class Launch implements Function<Object[], Object> {
         }
         Instrumentation inst = (Instrumentation) args[2];
         if (!isTheJvms(inst)) {
-            System.err.println("fastclock: " + how + " refused: not the JVM's Instrumentation");
+            System.err.println("fastclock: " + OneLine.escape(how) + " refused: not the JVM's Instrumentation");
             return null;
         }
         if (how.equals(DETACH)) {

@@ -11,8 +11,12 @@ import java.util.Properties;
  * JNA): see {@link AttachApis}.
  */
 public interface AttachApi {
-    /** The target's system properties (where fastclock publishes its state). */
-    Properties systemProperties(String pid) throws IOException;
+    /**
+     * The target's system properties ([0]: its JDK and main class, for the output) and agent
+     * properties ([1]: where fastclock publishes its state; application code cannot write them),
+     * read through one attach.
+     */
+    Properties[] systemAndAgentProperties(String pid) throws IOException;
 
     /** Loads {@code jar} as an agent into the target; returns when its agentmain has returned. */
     void loadAgent(String pid, File jar, String args) throws IOException;

@@ -1,5 +1,6 @@
 package io.fastclock.commands;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.config.SettingsException;
 
@@ -10,7 +11,7 @@ import java.util.Properties;
 
 /**
  * {@code attach PID [key=value,...]}: loads fastclock.jar into a running JVM with those settings,
- * waits for the agent's verdict in the JVM's system properties and prints it with what was rewritten.
+ * waits for the agent's verdict in the JVM's agent properties and prints it with what was rewritten.
  */
 final class AttachCommand {
     static final long DEFAULT_TIMEOUT_SECONDS = 60;
@@ -58,13 +59,13 @@ final class AttachCommand {
             } else if (settingsArg == null && !arg.startsWith("-")) {
                 settingsArg = arg;
             } else {
-                err.println("fastclock attach: unexpected argument '" + arg + "'\n" + help());
+                err.println("fastclock attach: unexpected argument '" + OneLine.escape(arg) + "'\n" + help());
                 return Commands.USAGE;
             }
         }
         long pid = Commands.parsePid(pidArg);
         if (pid < 0) {
-            err.println("fastclock attach: " + (pidArg == null ? "no PID given" : "'" + pidArg + "' is not a process id") + "\n" + help());
+            err.println("fastclock attach: " + (pidArg == null ? "no PID given" : "'" + OneLine.escape(pidArg) + "' is not a process id") + "\n" + help());
             return Commands.USAGE;
         }
         if (settingsArg != null) {
@@ -96,7 +97,7 @@ final class AttachCommand {
         TargetStatus before;
         try {
             api = AttachApis.forThisJvm();
-            before = new TargetStatus(pid, api.systemProperties(id));
+            before = TargetStatus.read(api, pid);
         } catch (IOException | RuntimeException e) {
             err.println("fastclock attach: cannot attach to the JVM " + pid + ": " + Commands.describe(e));
             return Commands.FAILED;
@@ -146,7 +147,7 @@ final class AttachCommand {
         long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
         while (System.nanoTime() < deadline) {
             try {
-                TargetStatus status = new TargetStatus(pid, api.systemProperties(Long.toString(pid)));
+                TargetStatus status = TargetStatus.read(api, pid);
                 if (status.pending() == 0) {
                     return status;
                 }
@@ -161,13 +162,13 @@ final class AttachCommand {
         return null;
     }
 
-    /** Polls the target's system properties until the agent has published its verdict, or null on timeout. */
+    /** Polls the target's agent properties until the agent has published its verdict, or null on timeout. */
     private static TargetStatus waitForVerdict(AttachApi api, long pid, long timeoutSeconds) {
         long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
         TargetStatus last = null;
         while (true) {
             try {
-                last = new TargetStatus(pid, api.systemProperties(Long.toString(pid)));
+                last = TargetStatus.read(api, pid);
                 if (last.decided()) {
                     return last;
                 }

@@ -1,5 +1,6 @@
 package io.fastclock.commands;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.doctor.Doctor;
 
 import java.io.PrintStream;
@@ -52,7 +53,7 @@ public final class Commands {
             case "detach":
                 return new DetachCommand(out, err).run(rest);
             default:
-                err.println("fastclock: unknown command '" + args[0] + "' (commands: attach, status, list, detach;"
+                err.println("fastclock: unknown command '" + OneLine.escape(args[0]) + "' (commands: attach, status, list, detach;"
                         + " none runs the doctor; --help says more)");
                 return USAGE;
         }

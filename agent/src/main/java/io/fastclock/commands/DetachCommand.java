@@ -1,5 +1,6 @@
 package io.fastclock.commands;
 
+import io.fastclock.config.OneLine;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -39,13 +40,13 @@ final class DetachCommand {
             } else if (pidArg == null) {
                 pidArg = arg;
             } else {
-                err.println("fastclock detach: unexpected argument '" + arg + "'\n" + help());
+                err.println("fastclock detach: unexpected argument '" + OneLine.escape(arg) + "'\n" + help());
                 return Commands.USAGE;
             }
         }
         long pid = Commands.parsePid(pidArg);
         if (pid < 0) {
-            err.println("fastclock detach: " + (pidArg == null ? "no PID given" : "'" + pidArg + "' is not a process id") + "\n" + help());
+            err.println("fastclock detach: " + (pidArg == null ? "no PID given" : "'" + OneLine.escape(pidArg) + "' is not a process id") + "\n" + help());
             return Commands.USAGE;
         }
         Path jar = Commands.ownJar();
@@ -61,7 +62,7 @@ final class DetachCommand {
         String id = Long.toString(pid);
         try {
             AttachApi api = AttachApis.forThisJvm();
-            TargetStatus before = new TargetStatus(pid, api.systemProperties(id));
+            TargetStatus before = TargetStatus.read(api, pid);
             if (!before.loaded()) {
                 err.println("fastclock detach: fastclock is not loaded in " + before.title() + "; nothing to restore");
                 return Commands.FAILED;
@@ -75,7 +76,7 @@ final class DetachCommand {
             long deadline = System.nanoTime() + TIMEOUT_SECONDS * 1_000_000_000L;
             TargetStatus after = before;
             while (System.nanoTime() < deadline) {
-                after = new TargetStatus(pid, api.systemProperties(id));
+                after = TargetStatus.read(api, pid);
                 String reason = after.get(TargetStatus.REASON);
                 if (!after.active() && reason != null && reason.startsWith("detached")) {
                     out.println("fastclock detached from " + after.title() + ":");

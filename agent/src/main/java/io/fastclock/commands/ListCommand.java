@@ -1,5 +1,6 @@
 package io.fastclock.commands;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.doctor.Json;
 
 import java.io.IOException;
@@ -41,7 +42,7 @@ final class ListCommand {
             } else if (arg.equals("--json")) {
                 json = true;
             } else {
-                err.println("fastclock list: unexpected argument '" + arg + "'\n" + help());
+                err.println("fastclock list: unexpected argument '" + OneLine.escape(arg) + "'\n" + help());
                 return Commands.USAGE;
             }
         }
@@ -86,7 +87,7 @@ final class ListCommand {
                 if (api == null) {
                     throw new IOException(apiProblem);
                 }
-                TargetStatus status = new TargetStatus(pid, api.systemProperties(Long.toString(pid)));
+                TargetStatus status = TargetStatus.read(api, pid);
                 row.putAll(status.toMap());
                 state = summary(status);
                 row.put("state", state);

@@ -4,7 +4,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 
-/** fastclock's state in a JVM, as its system properties publish it (agent.AgentState). */
+import io.fastclock.config.OneLine;
+
+/**
+ * fastclock's state in a JVM, as the agent publishes it in the JVM's agent properties
+ * (agent.AgentState), which application code cannot write; never from the fastclock.* system
+ * properties (a mirror any code can set). The JDK and main class come from the system properties.
+ * Values are shown with control characters escaped, so that each stays on its line.
+ */
 final class TargetStatus {
     /** The names agent.AgentState publishes (kept here: the commands do not load agent classes). */
     static final String ACTIVE = "fastclock.active";
@@ -28,11 +35,21 @@ final class TargetStatus {
         JDK_CLASSES, JDK_CALLSITES, TSC_WORST, TSC_REANCHORS, TSC_RATE, FALLBACK, PENDING};
 
     final long pid;
+    /** The agent's state: the target's agent properties. */
     private final Properties p;
+    /** The target's system properties: only its JDK and main class are read from them. */
+    private final Properties system;
 
-    TargetStatus(long pid, Properties systemProperties) {
+    TargetStatus(long pid, Properties systemProperties, Properties agentProperties) {
         this.pid = pid;
-        this.p = systemProperties;
+        this.system = systemProperties;
+        this.p = agentProperties;
+    }
+
+    /** Through one attach: {@link AttachApi#systemAndAgentProperties}. */
+    static TargetStatus read(AttachApi api, long pid) throws java.io.IOException {
+        Properties[] both = api.systemAndAgentProperties(Long.toString(pid));
+        return new TargetStatus(pid, both[0], both[1]);
     }
 
     /** The agent has run its entry point in that JVM (whatever it decided). */
@@ -59,16 +76,17 @@ final class TargetStatus {
     }
 
     String get(String key) {
-        return p.getProperty(key);
+        String v = p.getProperty(key);
+        return v == null ? null : OneLine.escape(v);
     }
 
     String jdk() {
-        String v = p.getProperty("java.runtime.version", p.getProperty("java.version", "?"));
+        String v = OneLine.escape(system.getProperty("java.runtime.version", system.getProperty("java.version", "?")));
         return "JDK " + v;
     }
 
     int jdkFeature() {
-        String spec = p.getProperty("java.specification.version", "0");
+        String spec = system.getProperty("java.specification.version", "0");
         try {
             return spec.startsWith("1.") ? Integer.parseInt(spec.substring(2)) : Integer.parseInt(spec);
         } catch (NumberFormatException e) {
@@ -77,7 +95,7 @@ final class TargetStatus {
     }
 
     String mainCommand() {
-        String command = p.getProperty("sun.java.command", "");
+        String command = OneLine.escape(system.getProperty("sun.java.command", ""));
         int space = command.indexOf(' ');
         return space < 0 ? command : command.substring(0, space);
     }
@@ -122,7 +140,7 @@ final class TargetStatus {
     Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("pid", pid);
-        m.put("jdk", p.getProperty("java.runtime.version", p.getProperty("java.version")));
+        m.put("jdk", system.getProperty("java.runtime.version", system.getProperty("java.version")));
         m.put("main", mainCommand());
         m.put("loaded", loaded());
         for (String key : PUBLISHED) {
@@ -135,7 +153,7 @@ final class TargetStatus {
     }
 
     private String or(String key, String otherwise) {
-        String v = p.getProperty(key);
+        String v = get(key);
         return v == null ? otherwise : v;
     }
 }

@@ -239,7 +239,7 @@ public final class Settings {
                 String name = environmentName(key);
                 String value = environment.get(name);
                 if (value != null && !value.trim().isEmpty()) {
-                    b.apply(key, value.trim(), "environment variable " + name);
+                    b.apply(key, value.trim(), "environment variable " + OneLine.escape(name));
                 }
             }
         }
@@ -256,7 +256,7 @@ public final class Settings {
             for (String name : names) {
                 String key = name.substring(PROPERTY_PREFIX.length());
                 String value = systemProperties.get(name);
-                b.apply(key, value == null ? "" : value.trim(), "system property " + name);
+                b.apply(key, value == null ? "" : value.trim(), "system property " + OneLine.escape(name));
             }
         }
         if (agentArgs != null && !agentArgs.trim().isEmpty()) {
@@ -462,7 +462,7 @@ public final class Settings {
     }
 
     private static SettingsException bad(String key, String value, String source, String accepted) {
-        return new SettingsException("fastclock: bad setting " + key + "=" + printable(value) + " (" + source
+        return new SettingsException("fastclock: bad setting " + OneLine.escape(key) + "=" + printable(value) + " (" + source
                 + "): " + accepted);
     }
 
@@ -475,12 +475,7 @@ public final class Settings {
                 sb.append("...");
                 break;
             }
-            char c = s.charAt(i);
-            if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == '\u2028' || c == '\u2029') {
-                sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-            } else {
-                sb.append(c);
-            }
+            sb.append(OneLine.escape(String.valueOf(s.charAt(i))));
         }
         return sb.toString();
     }

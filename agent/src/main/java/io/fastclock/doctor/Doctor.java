@@ -1,5 +1,6 @@
 package io.fastclock.doctor;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.config.SettingsException;
 
@@ -48,7 +49,7 @@ public final class Doctor {
                         + "  -Dfastclock.* settings apply.");
                 return 0;
             } else {
-                err.println("fastclock doctor: unknown argument '" + arg + "' (accepted: --json, --help)");
+                err.println("fastclock doctor: unknown argument '" + OneLine.escape(arg) + "' (accepted: --json, --help)");
                 return USAGE;
             }
         }

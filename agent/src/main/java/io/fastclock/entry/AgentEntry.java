@@ -24,13 +24,13 @@ public final class AgentEntry {
     public static void main(String[] args) {
         String refusal = CallerCheck.refusalForMain();
         if (refusal != null) {
-            System.err.println("fastclock: main refused: " + refusal);
+            System.err.println("fastclock: main refused: " + oneLine(refusal));
             return;
         }
         try {
             PrivateModule.define(true).launch(new Object[] {"main", args});
         } catch (Exception e) {
-            System.err.println("fastclock: cannot start: " + e);
+            System.err.println("fastclock: cannot start: " + oneLine(String.valueOf(e)));
             System.exit(1);
         }
     }
@@ -39,12 +39,34 @@ public final class AgentEntry {
         try {
             String refusal = CallerCheck.refusalForAgent(inst);
             if (refusal != null) {
-                System.err.println("fastclock: " + how + " refused: " + refusal);
+                System.err.println("fastclock: " + how + " refused: " + oneLine(refusal));
                 return;
             }
             PrivateModule.define(false).launch(new Object[] {how, args, inst});
         } catch (Throwable t) {
-            System.err.println("fastclock: agent not started, the application runs on the system clocks: " + t);
+            System.err.println("fastclock: agent not started, the application runs on the system clocks: "
+                    + oneLine(String.valueOf(t)));
         }
+    }
+
+    /**
+     * The one-line rule for what this class prints (a caller's or an Instrumentation's class name,
+     * which the application chooses and a class file may spell with a newline; an exception's
+     * message, which may hold the jar's path): control characters, DEL, the C1 controls and U+2028/9
+     * as {@code \\uXXXX}. The same rule as the agent module's io.fastclock.config.OneLine, which this
+     * class cannot use (that module exports nothing to the class path).
+     */
+    static String oneLine(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == '\u2028' || c == '\u2029') {
+                String hex = Integer.toHexString(c);
+                sb.append("\\u").append("0000", hex.length(), 4).append(hex);
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
     }
 }

@@ -91,7 +91,8 @@ final class ActivationEvent extends Event {
         millisReason = f.millisReason;
         nanosBackend = f.nanosBackend;
         nanosReason = f.nanosReason;
-        epochBackend = System.getProperty("fastclock.epoch", "");
+        String epoch = io.fastclock.agent.AgentState.get("fastclock.epoch");
+        epochBackend = epoch == null ? "" : epoch;
         millisLag = f.millisLagNs;
         systemMillisNanosPerCall = f.systemMillisNs;
         systemNanosNanosPerCall = f.systemNanosNs;

@@ -1,5 +1,6 @@
 package io.fastclock.observe;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 
 /**
@@ -123,7 +124,7 @@ public final class Telemetry {
 
     private static void warn(String message) {
         if (log != Settings.Log.QUIET) {
-            System.err.println("fastclock: " + message);
+            System.err.println("fastclock: " + OneLine.escape(message));
         }
     }
 }

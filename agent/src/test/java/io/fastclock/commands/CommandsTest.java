@@ -76,11 +76,12 @@ class CommandsTest {
     }
 
     @Test
-    void statusTextSaysWhatThePropertiesSay() {
+    void statusTextSaysWhatTheAgentPropertiesSay() {
+        Properties system = new Properties();
+        system.setProperty("java.specification.version", "21");
+        system.setProperty("sun.java.command", "com.acme.App arg");
         Properties p = new Properties();
-        p.setProperty("java.specification.version", "21");
-        p.setProperty("sun.java.command", "com.acme.App arg");
-        TargetStatus none = new TargetStatus(42, p);
+        TargetStatus none = new TargetStatus(42, system, p);
         assertFalse(none.loaded());
         assertTrue(none.text().contains("fastclock is not loaded"), none.text());
         assertEquals(21, none.jdkFeature());
@@ -91,7 +92,7 @@ class CommandsTest {
         p.setProperty("fastclock.callsites", "34");
         p.setProperty("fastclock.fallback", "the TSC rate moved");
         p.setProperty("fastclock.retransform.pending", "100");
-        TargetStatus active = new TargetStatus(42, p);
+        TargetStatus active = new TargetStatus(42, system, p);
         assertTrue(active.loaded() && active.decided() && active.active());
         assertEquals(100, active.pending());
         String text = active.text();
@@ -99,6 +100,24 @@ class CommandsTest {
                 && text.contains("100 generated classes"), text);
         assertEquals("com.acme.App", active.toMap().get("main"));
         assertEquals("100", active.toMap().get("pendingGeneratedClasses"));
+    }
+
+    @Test
+    void statusNeverReadsTheStateFromSystemPropertiesAndKeepsEachValueOnItsLine() {
+        Properties system = new Properties();
+        system.setProperty("fastclock.started", "premain");
+        system.setProperty("fastclock.active", "true");
+        system.setProperty("fastclock.reason", "fake");
+        TargetStatus fake = new TargetStatus(42, system, new Properties());
+        assertFalse(fake.loaded() || fake.active() || fake.decided());
+        Properties agent = new Properties();
+        agent.setProperty("fastclock.started", "premain");
+        agent.setProperty("fastclock.active", "false");
+        agent.setProperty("fastclock.reason", "inactive: path /tmp/a\nb");
+        agent.setProperty("fastclock.fallback", "x\ny\rz");
+        String text = new TargetStatus(42, system, agent).text();
+        assertTrue(text.contains("/tmp/a\\u000ab") && text.contains("x\\u000ay\\u000dz"), text);
+        assertEquals(7, text.split("\n").length, text);
     }
 
     @Test

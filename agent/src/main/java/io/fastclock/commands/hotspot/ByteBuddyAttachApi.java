@@ -37,13 +37,13 @@ public final class ByteBuddyAttachApi implements AttachApi {
     }
 
     @Override
-    public Properties systemProperties(String pid) throws IOException {
+    public Properties[] systemAndAgentProperties(String pid) throws IOException {
         if (transport == Transport.JDK_ATTACH) {
             return JdkAttachProperties.read(pid);
         }
         VirtualMachine vm = emulated(pid);
         try {
-            return vm.getSystemProperties();
+            return new Properties[] {vm.getSystemProperties(), vm.getAgentProperties()};
         } finally {
             vm.detach();
         }

@@ -6,11 +6,14 @@ import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.util.Properties;
 
-/** The target's system properties through jdk.attach (as jcmd PID VM.system_properties reads them). */
+/**
+ * The target's system properties (as jcmd PID VM.system_properties reads them) and agent properties
+ * (where fastclock publishes its state) through jdk.attach.
+ */
 final class JdkAttachProperties {
     private JdkAttachProperties() {}
 
-    static Properties read(String pid) throws IOException {
+    static Properties[] read(String pid) throws IOException {
         VirtualMachine vm;
         try {
             vm = VirtualMachine.attach(pid);
@@ -18,7 +21,7 @@ final class JdkAttachProperties {
             throw new IOException(e.getMessage(), e);
         }
         try {
-            return vm.getSystemProperties();
+            return new Properties[] {vm.getSystemProperties(), vm.getAgentProperties()};
         } finally {
             vm.detach();
         }

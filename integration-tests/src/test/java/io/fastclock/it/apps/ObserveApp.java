@@ -11,24 +11,32 @@ import javax.management.ObjectName;
  * Arguments, in any order: {@code platform} (the application creates the platform MBean server, as
  * any app using JMX does), {@code sleepMs=N} (keep running that long, clock reads and all: the
  * recording and the watcher get time), {@code mbean} (wait up to 10 s for io.fastclock:type=FastClock
- * in an existing platform server, never creating one, and print its attributes). Always prints
+ * in an existing platform server, never creating one, and print its attributes), {@code fake} (once
+ * the agent has published its state, set the fastclock.* system properties to other values:
+ * fastclock.active to the opposite, and {@link #FAKE}, as any application code can). Always prints
  * {@code servers=} (MBean servers that exist, found without creating one) and {@code watcher=}.
  */
 public final class ObserveApp {
     static final String NAME = "io.fastclock:type=FastClock";
     static final String[] ATTRIBUTES = {"Active", "Started", "Reason", "MillisBackend", "NanosBackend", "Fallback",
         "TscRunning", "TscReanchors", "TscLastErrorNanos", "TscWorstErrorNanos", "TscLastRateChangePpm",
-        "TscLateExtensions"};
+        "TscLateExtensions", "Classes"};
+    /** What {@code fake} writes before the MBean is read: none of it may show in the MBean. */
+    public static final String[][] FAKE = {{"fastclock.started", "fake-started"}, {"fastclock.reason", "fake-reason"},
+        {"fastclock.millis", "system"}, {"fastclock.classes", "999"}, {"fastclock.fallback", "fake-fallback"}};
 
     public static void main(String[] args) throws Exception {
         boolean platform = false;
         boolean mbean = false;
+        boolean fake = false;
         long sleepMs = 0;
         for (String arg : args) {
             if (arg.equals("platform")) {
                 platform = true;
             } else if (arg.equals("mbean")) {
                 mbean = true;
+            } else if (arg.equals("fake")) {
+                fake = true;
             } else if (arg.startsWith("sleepMs=")) {
                 sleepMs = Long.parseLong(arg.substring("sleepMs=".length()));
             }
@@ -43,6 +51,12 @@ public final class ObserveApp {
         while (System.nanoTime() < until) {
             sink += System.currentTimeMillis();
             Thread.sleep(1);
+        }
+        if (fake) {
+            System.setProperty("fastclock.active", Boolean.toString(!"true".equals(System.getProperty("fastclock.active"))));
+            for (String[] property : FAKE) {
+                System.setProperty(property[0], property[1]);
+            }
         }
         if (mbean) {
             printMBean();

@@ -1,0 +1,40 @@
+package io.fastclock.config;
+
+import java.util.Locale;
+
+/**
+ * The one-line rule: every line fastclock writes holds one message, so a name or value from outside
+ * (a setting's name or value, a property name, a path, a class name, a published state value) is
+ * written with its control characters escaped: {@code \n}, {@code \r} and the rest below 0x20, DEL,
+ * the C1 controls and the Unicode line and paragraph separators become {@code \\uXXXX}.
+ */
+public final class OneLine {
+    private OneLine() {}
+
+    public static String escape(String s) {
+        if (s == null) {
+            return "null";
+        }
+        int i = 0;
+        while (i < s.length() && !escaped(s.charAt(i))) {
+            i++;
+        }
+        if (i == s.length()) {
+            return s;
+        }
+        StringBuilder sb = new StringBuilder(s.length() + 16).append(s, 0, i);
+        for (; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (escaped(c)) {
+                sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static boolean escaped(char c) {
+        return c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == '\u2028' || c == '\u2029';
+    }
+}
