@@ -74,6 +74,7 @@ class AttachIT {
         assertEquals(jdk.feature >= 21, attach.stdout.contains("JEP 451"), "the JDK 21+ note\n" + attach);
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("true", r.value("finished"), r.toString());
+        assertPhasesRan(r, 1, 1);
         assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
         assertEquals(0, r.longValue("errors"), r.value("firstError"));
         assertEquals(0, r.longValue("backwards"), "nanoTime went backwards across the switch\n" + r);
@@ -104,6 +105,7 @@ class AttachIT {
         }
         SlowReadCount.Counts counts = count.read();
         assertEquals(0, r.exitCode, r.toString());
+        assertPhasesRan(r, 1, 1);
         assertEquals("none", r.value("backends"), r.toString());
         assertTrue(counts.inCountedThreads() >= AttachTargetApp.READS + 2 * r.longValue("generated"), counts + "\n" + r);
     }
@@ -142,6 +144,7 @@ class AttachIT {
         assertTrue(json.get("reason").asText().startsWith("detached"), status.stdout);
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("true", r.value("finished"), r.toString());
+        assertPhasesRan(r, 2, 1);
         assertEquals(0, r.longValue("backwards"), "nanoTime went backwards across attach or detach\n" + r);
         assertTrue(r.longValue("millisAheadMax") <= 1, r.toString());
         assertTrue(r.longValue("millisBehindMax") <= 1, r.toString());
@@ -169,6 +172,7 @@ class AttachIT {
         assertTrue(attach.stdout.contains("system clocks are fast here"), "the output says why\n" + attach);
         assertFalse(attach.stdout.contains("rewritten:"), attach.toString());
         assertEquals(0, r.exitCode, r.toString());
+        assertPhasesRan(r, 1, 0);
         // Nothing was retransformed: the fastclock runtime was never even defined.
         assertEquals("none", r.value("backends"), r.toString());
         assertOnlyTheAgentLineAndJep451(jdk, r.stderr);
@@ -211,6 +215,7 @@ class AttachIT {
         assertTrue(attach.stdout.contains("inactive: mode=off"), attach.toString());
         assertEquals("none", r.value("backends"), r.toString());
         assertEquals(0, r.exitCode, r.toString());
+        assertPhasesRan(r, 1, 0);
     }
 
     @Test
@@ -343,7 +348,18 @@ class AttachIT {
             assertEquals("tsc", json.get("nanos").asText(), after.stdout);
         }
         assertEquals(0, r.exitCode, r.toString());
+        assertPhasesRan(r, 1, 0);
         assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+    }
+
+    /**
+     * The program saw every trigger and ran its counted windows: a trigger that never came
+     * ({@code trigger=timeout}) skips the window, and an empty window reads no slow clock at all.
+     */
+    static void assertPhasesRan(ForkedJvm.Result r, int phases, int countedWindows) {
+        assertFalse(r.values().containsKey("trigger"), "a trigger never came\n" + r);
+        assertEquals(phases, r.longValue("phases"), "phases run\n" + r);
+        assertEquals(countedWindows, r.longValue("countedWindows"), "counted windows run\n" + r);
     }
 
     private Jdk jlinkImage(String modules) throws Exception {
