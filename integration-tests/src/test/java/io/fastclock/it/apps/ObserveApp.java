@@ -11,14 +11,22 @@ import javax.management.ObjectName;
  * Arguments, in any order: {@code platform} (the application creates the platform MBean server, as
  * any app using JMX does), {@code sleepMs=N} (keep running that long, clock reads and all: the
  * recording and the watcher get time), {@code mbean} (wait up to 10 s for io.fastclock:type=FastClock
- * in an existing platform server, never creating one, and print its attributes). Always prints
- * {@code servers=} (MBean servers that exist, found without creating one) and {@code watcher=}.
+ * in an existing platform server, never creating one, and print its attributes), {@code
+ * untilReanchors=N} (with {@code mbean}: before printing, wait up to {@value #CONDITION_DEADLINE_MS}
+ * ms, reading the clock, until the MBean counts N re-anchors). Always prints {@code servers=} (MBean
+ * servers that exist, found without creating one) and {@code watcher=}.
  */
 public final class ObserveApp {
     static final String NAME = "io.fastclock:type=FastClock";
     static final String[] ATTRIBUTES = {"Active", "Started", "Reason", "MillisBackend", "NanosBackend", "Fallback",
         "TscRunning", "TscReanchors", "TscLastErrorNanos", "TscWorstErrorNanos", "TscLastRateChangePpm",
         "TscLateExtensions"};
+
+    /** How long a wait for a condition may take: far beyond what it needs even on a loaded machine. */
+    static final long CONDITION_DEADLINE_MS = 60_000;
+
+    private static long untilReanchors;
+    private static long sink;
 
     public static void main(String[] args) throws Exception {
         boolean platform = false;
@@ -31,6 +39,8 @@ public final class ObserveApp {
                 mbean = true;
             } else if (arg.startsWith("sleepMs=")) {
                 sleepMs = Long.parseLong(arg.substring("sleepMs=".length()));
+            } else if (arg.startsWith("untilReanchors=")) {
+                untilReanchors = Long.parseLong(arg.substring("untilReanchors=".length()));
             }
         }
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
@@ -38,7 +48,6 @@ public final class ObserveApp {
         if (platform) {
             ManagementFactory.getPlatformMBeanServer();
         }
-        long sink = 0;
         long until = System.nanoTime() + sleepMs * 1_000_000L;
         while (System.nanoTime() < until) {
             sink += System.currentTimeMillis();
@@ -72,6 +81,15 @@ public final class ObserveApp {
         List<?> platformOnes = MBeanServerFactory.findMBeanServer(null);
         System.out.println("mbeanInPlatformServer=" + (found == platformOnes.get(0)
                 && found.isRegistered(new ObjectName("java.lang:type=Runtime"))));
+        if (untilReanchors > 0) {
+            long deadline = System.nanoTime() + CONDITION_DEADLINE_MS * 1_000_000L;
+            Object reanchors;
+            while (!((reanchors = found.getAttribute(name, "TscReanchors")) instanceof Long
+                    && (Long) reanchors >= untilReanchors) && System.nanoTime() < deadline) {
+                sink += System.currentTimeMillis();
+                Thread.sleep(1);
+            }
+        }
         for (String attribute : ATTRIBUTES) {
             System.out.println("mbean." + attribute + "=" + found.getAttribute(name, attribute));
         }
