@@ -20,7 +20,7 @@ public final class ObserveApp {
     static final String NAME = "io.fastclock:type=FastClock";
     static final String[] ATTRIBUTES = {"Active", "Started", "Reason", "MillisBackend", "NanosBackend", "Fallback",
         "TscRunning", "TscReanchors", "TscLastErrorNanos", "TscWorstErrorNanos", "TscLastRateChangePpm",
-        "TscLateExtensions"};
+        "TscLateExtensions", "TscFallbackErrorNanos"};
 
     /** How long a wait for a condition may take: far beyond what it needs even on a loaded machine. */
     static final long CONDITION_DEADLINE_MS = 60_000;
@@ -61,7 +61,7 @@ public final class ObserveApp {
         System.out.println("sink=" + (sink != 0));
     }
 
-    private static void printMBean() throws Exception {
+    static void printMBean() throws Exception {
         ObjectName name = new ObjectName(NAME);
         MBeanServer found = null;
         for (int i = 0; i < 1000 && found == null; i++) {
@@ -92,6 +92,19 @@ public final class ObserveApp {
         }
         for (String attribute : ATTRIBUTES) {
             System.out.println("mbean." + attribute + "=" + found.getAttribute(name, attribute));
+        }
+    }
+
+    /** The MBean's attributes as {@code mbean.NAME=} lines, if it is registered now (no waiting); else nothing. */
+    public static void printRegisteredMBean() throws Exception {
+        ObjectName name = new ObjectName(NAME);
+        for (MBeanServer server : MBeanServerFactory.findMBeanServer(null)) {
+            if (server.isRegistered(name)) {
+                for (String attribute : ATTRIBUTES) {
+                    System.out.println("mbean." + attribute + "=" + server.getAttribute(name, attribute));
+                }
+                return;
+            }
         }
     }
 
