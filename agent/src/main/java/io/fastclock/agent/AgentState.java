@@ -5,7 +5,7 @@ import io.fastclock.config.Settings;
 /**
  * What the agent is doing, published as system properties of the JVM it runs in, so that
  * {@code java -jar fastclock.jar status PID}, {@code jcmd PID VM.system_properties} and the observe
- * stream's MBean can read it (names: SHARED-CONTRACTS.md). Counts and TSC figures are refreshed
+ * stream's MBean can read it (the names below; docs/DEPLOYMENT.md shows them). Counts and TSC figures are refreshed
  * about once a second by a daemon thread that runs only while fastclock is active; a TSC fallback
  * is published at once.
  */

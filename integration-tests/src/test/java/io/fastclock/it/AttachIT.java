@@ -28,6 +28,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * simulator's count), nanoTime never goes backwards across the switch, millis stays in bounds, and
  * the program finishes; plus every error the commands promise, a runtime without jdk.attach, and
  * detach. The command runs on the same JDK as its target.
+ *
+ * <p>Proves, in docs/CONTRACT.md: attach.switch, attach.detach, attach.errors, millis.lag,
+ * nanos.monotonic, activation.auto, activation.off, host.bad-setting, host.failure-runs,
+ * host.quiet.
  */
 class AttachIT {
     /** What the counted window may still read after the attach: a few reads, not one per call. */

@@ -33,6 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * fastclock in JDK Flight Recorder, read back with each JDK's own {@code jfr print}: the activation
  * with the backends chosen, the TSC clock's health, exactly one fallback when the kernel demotes the
  * TSC, and nothing at all about JFR on a runtime without the jdk.jfr module.
+ *
+ * <p>Proves, in docs/CONTRACT.md: report.jfr, activation.fallback, reach.loaded-before.
  */
 class JfrIT {
     static List<Jdk> jdks() {

@@ -11,6 +11,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The MBean io.fastclock:type=FastClock: there when the application has a platform MBean server,
  * or with jmx=on; and with neither, no MBean server exists (fastclock created none).
+ *
+ * <p>Proves, in docs/CONTRACT.md: report.jmx.
  */
 class JmxIT {
     static List<Jdk> jdks() {
