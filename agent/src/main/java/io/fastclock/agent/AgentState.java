@@ -9,7 +9,7 @@ import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What the agent is doing (names: SHARED-CONTRACTS.md), held in three places:
+ * What the agent is doing (the names below; docs/DEPLOYMENT.md shows them), held in three places:
  * <ul>
  * <li>in memory, here: what the MBean and the JFR events read ({@link #get});
  * <li>in the JVM's <em>agent properties</em> (jdk.internal.vm.VMSupport.getAgentProperties(), the

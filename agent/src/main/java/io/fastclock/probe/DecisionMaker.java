@@ -10,7 +10,7 @@ import java.util.Locale;
  * uses. A pure function: it reads nothing and measures nothing, so every rule is testable with
  * made-up machines.
  *
- * <p>Rules (the "Activation" part of the design's clock contract):
+ * <p>Rules (activation.auto and activation.tsc-checks in docs/CONTRACT.md):
  * <ul>
  *   <li>{@code mode=off}: both clocks stay on the system clock.</li>
  *   <li>The TSC is usable only on x86_64 with {@code constant_tsc} and {@code nonstop_tsc}, {@code tsc}

@@ -8,30 +8,14 @@ package io.fastclock.rewrite;
 public final class ClassBytes {
     private ClassBytes() {}
 
-    private static final byte[] SYSTEM = {
-        'j', 'a', 'v', 'a', '/', 'l', 'a', 'n', 'g', '/', 'S', 'y', 's', 't', 'e', 'm'
-    };
-
-    /** Whether the bytes contain the UTF-8 text {@code java/lang/System} anywhere. */
-    public static boolean mentionsSystem(byte[] classfile) {
-        return classfile != null && indexOf(classfile, 0, false) >= 0;
-    }
-
     /**
-     * Whether the constant pool (as far as a byte scan can tell) holds the UTF-8 entry that is exactly
-     * {@code java/lang/System}: tag 1, length 16, then the text. A {@code CONSTANT_Class} for
-     * {@code java.lang.System}, which every call to one of its methods needs, names such an entry;
-     * descriptors ({@code Ljava/lang/System;}) and nested names ({@code java/lang/System$Logger}) do not
-     * count. Never a false negative for a well-formed class file; a false positive (the same 19 bytes
-     * inside some other data) only costs a parse.
-     */
-    public static boolean mentionsSystemClass(byte[] classfile) {
-        return classfile != null && indexOf(classfile, 0, true) >= 0;
-    }
-
-    /**
-     * {@link #mentionsSystemClass} for several class names (internal form, ASCII): whether the
-     * constant pool seems to hold a UTF-8 entry that is exactly one of them.
+     * Whether the constant pool (as far as a byte scan can tell) holds a UTF-8 entry that is exactly
+     * one of these class names (internal form, ASCII): tag 1, the two-byte length, then the text. A
+     * {@code CONSTANT_Class} for an owner, which every call to one of its methods needs, names such
+     * an entry; descriptors ({@code Ljava/lang/System;}) and nested names ({@code
+     * java/lang/System$Logger}) do not count. Never a false negative for a well-formed class file
+     * (for names of at most 127 bytes, as the replacement table's owners are); a false positive (the
+     * same bytes inside some other data) only costs a parse.
      */
     public static boolean mentionsAnyClass(byte[] classfile, byte[][] internalNames) {
         if (classfile == null) {
@@ -55,19 +39,14 @@ public final class ClassBytes {
     }
 
     /**
-     * Index of the first {@code java/lang/System} at or after {@code from}, or -1. When
-     * {@code utf8Entry} is set, only matches preceded by the bytes {@code 01 00 10} count.
+     * Index of the first occurrence of {@code n} at or after {@code from}, or -1. When
+     * {@code utf8Entry} is set, only matches preceded by the bytes {@code 01 00 length} count.
      */
-    static int indexOf(byte[] b, int from, boolean utf8Entry) {
-        return indexOf(b, from, utf8Entry, SYSTEM);
-    }
-
-    private static int indexOf(byte[] b, int from, boolean utf8Entry, byte[] n) {
+    static int indexOf(byte[] b, int from, boolean utf8Entry, byte[] n) {
         final int nlen = n.length;
         final int last = b.length - nlen;
-        // For java/lang/System, scan for the 11th byte ('S', rarer in class files than 'j' or '/'),
-        // then compare the rest; for other names the last byte.
-        final int pivot = n == SYSTEM ? 10 : nlen - 1;
+        // Scan for the last byte, then compare the rest.
+        final int pivot = nlen - 1;
         final byte pb = n[pivot];
         int start = Math.max(from, utf8Entry ? 3 : 0);
         outer:

@@ -49,14 +49,6 @@ public final class ClockCallRewriter extends ClassVisitor {
         this(next, ClockReplacements.millisAndNanos(), null);
     }
 
-    /**
-     * Rewrites {@code currentTimeMillis()J}/{@code nanoTime()J} references from one owner to another
-     * (tests use it to map rewritten classes back).
-     */
-    public ClockCallRewriter(ClassVisitor next, String fromOwner, String toOwner) {
-        this(next, ClockReplacements.between(fromOwner, toOwner), null);
-    }
-
     /** Rewrites the references the table lists. */
     public ClockCallRewriter(ClassVisitor next, ClockReplacements table) {
         this(next, table, null);
@@ -242,11 +234,6 @@ public final class ClockCallRewriter extends ClassVisitor {
 
     private static final int CONSTANT_METHODREF = 10;
     private static final int CONSTANT_INTERFACE_METHODREF = 11;
-
-    /** {@link #referencesClock(ClassReader, ClockReplacements)} for the currentTimeMillis/nanoTime rows of {@code owner}. */
-    static boolean referencesClock(ClassReader reader, String owner) {
-        return referencesClock(reader, ClockReplacements.between(owner, FAST_CLOCK));
-    }
 
     /**
      * Whether the constant pool holds a {@code Methodref}/{@code InterfaceMethodref} for a method

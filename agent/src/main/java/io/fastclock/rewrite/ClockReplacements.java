@@ -102,20 +102,6 @@ public final class ClockReplacements {
         return servedBy(EnumSet.of(Served.MILLIS, Served.NANOS));
     }
 
-    /**
-     * The currentTimeMillis/nanoTime rows from one owner to another, for tests that map rewritten
-     * classes back to the originals.
-     */
-    public static ClockReplacements between(String fromOwner, String toOwner) {
-        List<Row> rows = new ArrayList<>();
-        for (Row r : TABLE) {
-            if (r.servedBy != Served.EPOCH) {
-                rows.add(new Row(fromOwner, r.name, r.descriptor, toOwner, r.newName, r.servedBy));
-            }
-        }
-        return new ClockReplacements(rows);
-    }
-
     /** The row for this method reference, or null. */
     public Row find(String owner, String name, String descriptor) {
         for (Row r : rows) {

@@ -1,6 +1,8 @@
 package io.fastclock.observe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.config.Settings;
@@ -42,10 +44,33 @@ class TelemetryJfrTest {
                 "nanos reason", 1_000_000L, 600.5, 610.25, 27.5, 11.0, 100);
     }
 
+    /** Far beyond what a wait for a periodic event needs, even on a loaded machine. */
+    static final long DEADLINE_NANOS = 60_000_000_000L;
+
+    /** Dumps the running recording until it holds {@code n} events of this name or the deadline passes. */
+    private List<RecordedEvent> awaitEvents(Recording recording, String name, int n) throws Exception {
+        Path look = temp.resolve("look.jfr");
+        long deadline = System.nanoTime() + DEADLINE_NANOS;
+        List<RecordedEvent> found;
+        do {
+            Thread.sleep(20);
+            recording.dump(look);
+            found = RecordingFile.readAllEvents(look).stream().filter(e -> e.getEventType().getName().equals(name))
+                    .collect(Collectors.toList());
+        } while (found.size() < n && System.nanoTime() < deadline);
+        return found;
+    }
+
     @Test
     void activationFallbackHealthAndRetransformReachARunningRecording() throws Exception {
         Path file = temp.resolve("rec.jfr");
-        TscClock clock = ManualTscClocks.clock();
+        // Every figure distinct and non-zero, so that a field filled from the wrong one shows.
+        TscClock clock = ManualTscClocks.clockWithHistory();
+        List<Long> figures = Arrays.asList(clock.reanchors(), clock.lateExtensions(), clock.lastErrorNanos(),
+                clock.worstErrorNanos());
+        assertEquals(figures.size(), figures.stream().distinct().count(), "figures not distinct: " + figures);
+        assertFalse(figures.contains(0L), "a figure is zero: " + figures);
+        assertNotEquals(0.0, clock.lastRateChangePpm());
         try (Recording recording = new Recording()) {
             for (Class<?> event : EVENTS) {
                 recording.enable(event.getAnnotation(Name.class).value());
@@ -54,9 +79,11 @@ class TelemetryJfrTest {
             recording.start();
             Telemetry.started(Settings.parse("jmx=off", (Map<String, String>) null), facts());
             Telemetry.tscClock(TscClockFigures.watch(clock));
-            Thread.sleep(2100); // the periodic TSC event, asked for every 100 ms
+            // The periodic TSC event, asked for every 100 ms, comes at most once a second: two of them.
+            assertTrue(awaitEvents(recording, "fastclock.TscHealth", 2).size() >= 2, "two TSC health events in time");
             clock.fallBack("test: tsc left available_clocksource");
             clock.fallBack("a second fallback is no fallback");
+            assertNotEquals(clock.lastErrorNanos(), clock.fallbackErrorNanos(), "the two errors must differ to tell them apart");
             Telemetry.retransformed(3, 7, 1_234_567L);
             recording.stop();
             recording.dump(file);
@@ -83,10 +110,20 @@ class TelemetryJfrTest {
         RecordedEvent f = fallback.get(0);
         assertEquals("test: tsc left available_clocksource", f.getString("reason"));
         assertEquals(clock.fallbackErrorNanos(), f.getDuration("error").toNanos());
+        assertEquals(clock.lastErrorNanos(), f.getDuration("lastError").toNanos());
+        assertEquals(clock.worstErrorNanos(), f.getDuration("worstError").toNanos());
         assertEquals(clock.reanchors(), f.getLong("reanchors"));
 
         List<RecordedEvent> health = byName.get("fastclock.TscHealth");
-        assertTrue(health != null && !health.isEmpty(), "no TSC health in 2 s: " + byName.keySet());
+        assertTrue(health != null && health.size() >= 2, "fewer than two TSC health events: " + byName.keySet());
+        for (RecordedEvent h : health) {
+            // Taken while the clock's figures stood still: each field is exactly the clock's figure.
+            assertEquals(clock.lastErrorNanos(), h.getDuration("offset").toNanos(), h.toString());
+            assertEquals(clock.worstErrorNanos(), h.getDuration("worstOffset").toNanos(), h.toString());
+            assertEquals(clock.lastRateChangePpm(), h.getDouble("rateChangePpm"), h.toString());
+            assertEquals(clock.reanchors(), h.getLong("reanchors"), h.toString());
+            assertEquals(clock.lateExtensions(), h.getLong("lateExtensions"), h.toString());
+        }
         for (int i = 1; i < health.size(); i++) {
             Duration apart = Duration.between(health.get(i - 1).getStartTime(), health.get(i).getStartTime());
             assertTrue(apart.toNanos() >= JfrEvents.MIN_HEALTH_INTERVAL_NANOS, "TscHealth more than once a second: " + apart);

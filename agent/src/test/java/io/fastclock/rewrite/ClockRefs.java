@@ -4,6 +4,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ConstantDynamic;
@@ -26,6 +30,12 @@ final class ClockRefs {
     final List<Boolean> fastClockItf = new ArrayList<>();
     /** Other System methods called (arraycopy...). */
     final List<String> otherSystemCalls = new ArrayList<>();
+    /** References (INVOKESTATIC, H_INVOKESTATIC handles) to a method some row of the whole table replaces. */
+    int tableRefs;
+    /** References to a method some row of the whole table puts in place. */
+    int replacementRefs;
+    /** {@link #tableRefs} by row ({@code Row.toString()}). */
+    final Map<String, Integer> tableRefsByRow = new TreeMap<>();
 
     int systemRefs() {
         return systemCalls + systemHandles;
@@ -43,6 +53,9 @@ final class ClockRefs {
                 return new MethodVisitor(Opcodes.ASM9) {
                     @Override
                     public void visitMethodInsn(int op, String owner, String name, String desc, boolean itf) {
+                        if (op == Opcodes.INVOKESTATIC) {
+                            refs.tableRef(owner, name, desc);
+                        }
                         boolean clock = op == Opcodes.INVOKESTATIC && ClockCallRewriter.isClock(name, desc);
                         if (clock && owner.equals(ClockCallRewriter.SYSTEM)) {
                             refs.systemCalls++;
@@ -75,6 +88,9 @@ final class ClockRefs {
     private void constant(Object value) {
         if (value instanceof Handle) {
             Handle h = (Handle) value;
+            if (h.getTag() == Opcodes.H_INVOKESTATIC) {
+                tableRef(h.getOwner(), h.getName(), h.getDesc());
+            }
             if (h.getTag() == Opcodes.H_INVOKESTATIC && ClockCallRewriter.isClock(h.getName(), h.getDesc())) {
                 if (h.getOwner().equals(ClockCallRewriter.SYSTEM)) {
                     systemHandles++;
@@ -91,6 +107,17 @@ final class ClockRefs {
         }
     }
 
+    private void tableRef(String owner, String name, String desc) {
+        for (ClockReplacements.Row row : ClockReplacements.TABLE) {
+            if (row.owner.equals(owner) && row.name.equals(name) && row.descriptor.equals(desc)) {
+                tableRefs++;
+                tableRefsByRow.merge(row.toString(), 1, Integer::sum);
+            } else if (row.newOwner.equals(owner) && row.newName.equals(name) && row.descriptor.equals(desc)) {
+                replacementRefs++;
+            }
+        }
+    }
+
     /** Full textual dump (everything ASM reads, including frames, debug info and attributes). */
     static String text(byte[] classfile) {
         StringWriter sw = new StringWriter();
@@ -98,13 +125,26 @@ final class ClockRefs {
         return sw.toString();
     }
 
-    /** Dump of a rewritten class with FastClock references mapped back to System. */
+    /**
+     * Dump of a rewritten class with every row of the whole table undone in the text (the method a
+     * row puts in place named as the one it replaces, in instructions and in handles alike): for a
+     * class that named no fastclock method before, equal to the original's dump exactly when the
+     * rewrite changed nothing but those references.
+     */
     static String textMappedBack(byte[] rewritten) {
-        StringWriter sw = new StringWriter();
-        TraceClassVisitor trace = new TraceClassVisitor(null, new Textifier(), new PrintWriter(sw));
-        new ClassReader(rewritten).accept(
-                new ClockCallRewriter(trace, ClockCallRewriter.FAST_CLOCK, ClockCallRewriter.SYSTEM), 0);
-        return sw.toString();
+        return mappedBack(text(rewritten));
+    }
+
+    /** ASM text (a dump, a verifier's report) with every row of the whole table undone. */
+    static String mappedBack(String text) {
+        List<ClockReplacements.Row> rows = new ArrayList<>(ClockReplacements.TABLE);
+        // nanoTimeAdjustment before nanoTime: the longer name first, though the look-ahead keeps them apart too.
+        rows.sort((a, b) -> Integer.compare(b.newName.length(), a.newName.length()));
+        for (ClockReplacements.Row row : rows) {
+            text = text.replaceAll(Pattern.quote(row.newOwner + "." + row.newName) + "(?=[ (])",
+                    Matcher.quoteReplacement(row.owner + "." + row.name));
+        }
+        return text;
     }
 
     /** CheckClassAdapter's data-flow verification; returns its output ("" when it found nothing). */

@@ -14,23 +14,32 @@ import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
 
 /**
- * Rewrites every class of the running JDK's runtime image (jrt:/, about 26k classes, some 200 of
- * them clock callers) and of every jar in the local Maven repository (ASM, JUnit, Maven and its
- * plugins...) and checks that the rewrite is invisible except for the swapped owners: same text once
- * mapped back, same CheckClassAdapter verdict, same result when a sample is defined and linked by the
- * JVM (which verifies the bytecode and its stack maps).
+ * Rewrites, with every row of the replacement table ({@link ClockReplacements#all()}: currentTimeMillis,
+ * nanoTime and java.time's getNanoTimeAdjustment), every class of the running JDK's runtime image
+ * (jrt:/, always there: about 26k classes, some 200 of them clock callers) and, where there is one,
+ * of every jar in the local Maven repository (ASM, JUnit, Maven and its plugins...), the way the
+ * agent does: the transformer's own byte pre-filter ({@link ClockTransformer#mayCallClocks}), then
+ * {@link ClockCallRewriter#rewriteCounting(byte[], ClockReplacements)}. Checks that the pre-filter
+ * never hides a class with something to rewrite, that every row is met, and that the rewrite is
+ * invisible except for the swapped references: same text once mapped back, same CheckClassAdapter
+ * verdict, same result when a sample is defined and linked by the JVM (which verifies the bytecode
+ * and its stack maps).
  */
 class CorpusRewriteTest {
     private static final int DEFINE_SAMPLE = 300;
+    private static final ClockReplacements TABLE = ClockReplacements.all();
+    /** Built as the agent builds it, with every row: its pre-filter is the one under test. */
+    private static final ClockTransformer TRANSFORMER = new ClockTransformer(ClassFilter.defaults(), JdkScope.NONE,
+            TABLE, new RewriteStats(), new RewriteStats(), null, m -> false);
 
     static final class Rewritten {
         final Path jar;
@@ -50,24 +59,31 @@ class CorpusRewriteTest {
         }
     }
 
+    /** Every jar in the local Maven repository, or none where there is no repository. */
+    private static List<Path> mavenRepositoryJars(Path repo) throws IOException {
+        if (!Files.isDirectory(repo)) {
+            System.err.println("corpus: no local Maven repository at " + repo + "; the runtime image alone");
+            return new ArrayList<>();
+        }
+        try (Stream<Path> s = Files.walk(repo)) {
+            // Our own artifacts (after a local `mvn install`) already call FastClock: not a corpus.
+            Path own = repo.resolve("io").resolve("fastclock");
+            return s.filter(p -> p.toString().endsWith(".jar") && Files.isRegularFile(p) && !p.startsWith(own)).sorted()
+                    .collect(Collectors.toList());
+        }
+    }
+
     @Test
     void rewritesTheRuntimeImageAndTheLocalMavenRepository() throws Exception {
         long t0 = System.nanoTime();
         Path repo = Paths.get(System.getProperty("user.home"), ".m2", "repository");
-        Assumptions.assumeTrue(Files.isDirectory(repo), "no local Maven repository at " + repo);
-        List<Path> jars;
-        try (Stream<Path> s = Files.walk(repo)) {
-            // Our own artifacts (after a local `mvn install`) already call FastClock: not a corpus.
-            Path own = repo.resolve("io").resolve("fastclock");
-            jars = s.filter(p -> p.toString().endsWith(".jar") && Files.isRegularFile(p) && !p.startsWith(own)).sorted()
-                    .collect(Collectors.toList());
-        }
+        List<Path> jars = mavenRepositoryJars(repo);
 
         long examined = 0;
-        long mentionsText = 0;
-        long mentionsClass = 0;
+        long candidates = 0;
         long unreadable = 0;
         long prefilterMisses = 0;
+        String firstMiss = null;
         long scanNanos = 0;
         long rewriteNanos = 0;
         long rewriteBytes = 0;
@@ -96,28 +112,28 @@ class CorpusRewriteTest {
             byte[] bytes = cf.bytes;
             examined++;
             long a = System.nanoTime();
-            boolean candidate = ClassBytes.mentionsSystemClass(bytes);
+            boolean candidate = TRANSFORMER.mayCallClocks(bytes);
             long b = System.nanoTime();
             scanNanos += b - a;
-            if (ClassBytes.mentionsSystem(bytes)) {
-                mentionsText++;
-            }
             if (!candidate) {
                 // The pre-filter must never hide a class that has something to rewrite.
                 try {
-                    if (ClockCallRewriter.referencesClock(new ClassReader(bytes), ClockCallRewriter.SYSTEM)) {
+                    if (ClockCallRewriter.referencesClock(new ClassReader(bytes), TABLE)) {
                         prefilterMisses++;
+                        if (firstMiss == null) {
+                            firstMiss = (jar == null ? "jrt:" : jar.getFileName() + "!") + n;
+                        }
                     }
                 } catch (RuntimeException ex) {
                     unreadable++;
                 }
                 continue;
             }
-            mentionsClass++;
+            candidates++;
             ClockCallRewriter.Result r;
             a = System.nanoTime();
             try {
-                r = ClockCallRewriter.rewriteCounting(bytes);
+                r = ClockCallRewriter.rewriteCounting(bytes, TABLE);
             } catch (RuntimeException ex) {
                 unreadable++;
                 continue;
@@ -142,7 +158,7 @@ class CorpusRewriteTest {
         for (int round = 0; round < 3; round++) {
             long a = System.nanoTime();
             for (Rewritten rw : rewritten) {
-                assertNotNull(ClockCallRewriter.rewriteCounting(rw.original));
+                assertNotNull(ClockCallRewriter.rewriteCounting(rw.original, TABLE));
             }
             warmNanos = System.nanoTime() - a;
         }
@@ -150,6 +166,7 @@ class CorpusRewriteTest {
 
         // Checks on every rewritten class.
         List<String> problems = new ArrayList<>();
+        Map<String, Integer> sitesByRow = new TreeMap<>();
         long verifiedBoth = 0;
         long originalDoesNotVerify = 0;
         Map<Path, URLClassLoader> jarLoaders = new LinkedHashMap<>();
@@ -162,10 +179,13 @@ class CorpusRewriteTest {
                 String where = (rw.jar == null ? "jrt:" : rw.jar.getFileName() + "!") + rw.className;
                 ClockRefs before = ClockRefs.of(rw.original);
                 ClockRefs after = ClockRefs.of(rw.rewritten);
-                if (after.systemRefs() != 0 || after.fastClockRefs() - before.fastClockRefs() != rw.sites
-                        || before.systemRefs() != rw.sites) {
-                    problems.add(where + ": counts before " + before.systemRefs() + " after " + after.systemRefs()
-                            + "/" + after.fastClockRefs() + " sites " + rw.sites);
+                if (after.tableRefs != 0 || after.replacementRefs - before.replacementRefs != rw.sites
+                        || before.tableRefs != rw.sites) {
+                    problems.add(where + ": table references before " + before.tableRefs + " after " + after.tableRefs
+                            + ", replacements after " + after.replacementRefs + ", sites " + rw.sites);
+                }
+                for (Map.Entry<String, Integer> row : before.tableRefsByRow.entrySet()) {
+                    sitesByRow.merge(row.getKey(), row.getValue(), Integer::sum);
                 }
                 if (!ClockRefs.text(rw.original).equals(ClockRefs.textMappedBack(rw.rewritten))) {
                     problems.add(where + ": differs beyond the swapped owners");
@@ -191,17 +211,24 @@ class CorpusRewriteTest {
             int defined = 0;
             int linked = 0;
             int sameFailure = 0;
-            // The JDK's own classes cannot be defined again outside the boot layer (java.* is refused).
-            List<Rewritten> loadable = rewritten.stream().filter(r -> !r.versioned && r.jar != null)
+            // java.* cannot be defined outside the boot layer; the JDK's other classes can, in a loader of their own.
+            List<Rewritten> loadable = rewritten.stream().filter(r -> !r.versioned && !r.className.startsWith("java/"))
                     .collect(Collectors.toList());
+            int jdkDefined = 0;
+            int jdkLinked = 0;
             int step = Math.max(1, loadable.size() / DEFINE_SAMPLE);
             for (int i = 0; i < loadable.size() && defined < DEFINE_SAMPLE; i += step) {
                 Rewritten rw = loadable.get(i);
                 defined++;
                 String o = defineAndLink(rw, rw.original, allJars);
                 String n = defineAndLink(rw, rw.rewritten, allJars);
+                if (rw.jar == null) {
+                    jdkDefined++;
+                    jdkLinked += o.equals("linked") ? 1 : 0;
+                }
                 if (!o.equals(n)) {
-                    problems.add(rw.jar.getFileName() + "!" + rw.className + ": original " + o + ", rewritten " + n);
+                    problems.add((rw.jar == null ? "jrt:" : rw.jar.getFileName() + "!") + rw.className + ": original " + o
+                            + ", rewritten " + n);
                 } else if (o.equals("linked")) {
                     linked++;
                 } else {
@@ -215,13 +242,13 @@ class CorpusRewriteTest {
             }
 
             System.err.printf("corpus: the runtime image (%d classes, %d rewritten) and %d jars, %d classes examined,"
-                            + " %d mention java/lang/System (text), %d name the class, %d rewritten (%d call sites),"
-                            + " %d unreadable%n",
-                    jdkClasses, rewritten.stream().filter(r -> r.jar == null).count(), jars.size(), examined, mentionsText, mentionsClass, rewritten.size(), totalSites, unreadable);
+                            + " %d past the pre-filter, %d rewritten (%d call sites: %s), %d unreadable%n",
+                    jdkClasses, rewritten.stream().filter(r -> r.jar == null).count(), jars.size(), examined, candidates,
+                    rewritten.size(), totalSites, sitesByRow, unreadable);
             System.err.printf("corpus: CheckClassAdapter: %d verify before and after, %d originals do not verify"
                             + " (same output after rewrite); JVM define+link sample: %d defined, %d linked,"
-                            + " %d failed identically; %d problems%n",
-                    verifiedBoth, originalDoesNotVerify, defined, linked, sameFailure, problems.size());
+                            + " %d failed identically (of the JDK's: %d defined, %d linked); %d problems%n",
+                    verifiedBoth, originalDoesNotVerify, defined, linked, sameFailure, jdkDefined, jdkLinked, problems.size());
             System.err.printf("corpus: byte scan %.2f us/class; parse, nothing to rewrite %.1f us/class;"
                             + " rewrite %.1f us/class first pass (cold JIT, as at start-up), %.1f us/class warm"
                             + " (%.1f MB/s); phases: read+scan+rewrite %d ms, checks %d ms, define %d ms%n",
@@ -236,7 +263,10 @@ class CorpusRewriteTest {
             assertTrue(problems.isEmpty(), problems.size() + " problems, first: "
                     + problems.stream().limit(5).collect(Collectors.joining("\n")));
             assertTrue(examined >= 20_000, "only " + examined + " classes in the runtime image and " + repo);
-            assertEquals(0, prefilterMisses, "classes with clock calls that the byte pre-filter missed");
+            assertEquals(0, prefilterMisses, "classes with clock calls that the byte pre-filter missed, first " + firstMiss);
+            for (ClockReplacements.Row row : TABLE.rows()) {
+                assertTrue(sitesByRow.getOrDefault(row.toString(), 0) > 0, "no call site in the corpus for " + row);
+            }
             assertTrue(rewritten.size() >= 200, "only " + rewritten.size() + " classes rewritten");
             assertTrue(originalDoesNotVerify * 10 <= rewritten.size(),
                     originalDoesNotVerify + " of " + rewritten.size() + " originals unverifiable");
@@ -276,7 +306,7 @@ class CorpusRewriteTest {
 
     /** Verifier output with the owners mapped back and the stack frames of the test itself dropped. */
     private static String normalise(String s) {
-        return s.replace(ClockCallRewriter.FAST_CLOCK, ClockCallRewriter.SYSTEM).lines()
+        return ClockRefs.mappedBack(s).lines()
                 .filter(l -> !l.startsWith("\tat ")).collect(Collectors.joining("\n"));
     }
 
@@ -307,7 +337,7 @@ class CorpusRewriteTest {
         private final byte[] bytes;
 
         DefiningLoader(Path jar, ClassLoader parent, String target, byte[] bytes) {
-            super("corpus", new URL[] {url(jar)}, parent);
+            super("corpus", jar == null ? new URL[0] : new URL[] {url(jar)}, parent);
             this.target = target;
             this.bytes = bytes;
         }

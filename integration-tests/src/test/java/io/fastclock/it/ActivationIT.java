@@ -14,7 +14,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** When the agent rewrites, what it reaches, and that it leaves fast machines alone. */
+/**
+ * When the agent rewrites, what it reaches, and that it leaves fast machines alone.
+ *
+ * <p>Proves, in docs/CONTRACT.md: activation.auto, activation.off, activation.tsc-checks,
+ * nanos.no-coarse, reach.call-sites, reach.any-loader, host.quiet.
+ */
 class ActivationIT {
     static List<Jdk> jdks() {
         return Jdk.all();

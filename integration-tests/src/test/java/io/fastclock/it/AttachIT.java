@@ -28,6 +28,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * simulator's count), nanoTime never goes backwards across the switch, millis stays in bounds, and
  * the program finishes; plus every error the commands promise, a runtime without jdk.attach, and
  * detach. The command runs on the same JDK as its target.
+ *
+ * <p>Proves, in docs/CONTRACT.md: attach.switch, attach.detach, attach.errors, millis.lag,
+ * nanos.monotonic, activation.auto, activation.off, host.bad-setting, host.failure-runs,
+ * host.quiet.
  */
 class AttachIT {
     /** What the counted window may still read after the attach: a few reads, not one per call. */
@@ -74,6 +78,7 @@ class AttachIT {
         assertEquals(jdk.feature >= 21, attach.stdout.contains("JEP 451"), "the JDK 21+ note\n" + attach);
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("true", r.value("finished"), r.toString());
+        assertPhasesRan(r, 1, 1);
         assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
         assertEquals(0, r.longValue("errors"), r.value("firstError"));
         assertEquals(0, r.longValue("backwards"), "nanoTime went backwards across the switch\n" + r);
@@ -104,6 +109,7 @@ class AttachIT {
         }
         SlowReadCount.Counts counts = count.read();
         assertEquals(0, r.exitCode, r.toString());
+        assertPhasesRan(r, 1, 1);
         assertEquals("none", r.value("backends"), r.toString());
         assertTrue(counts.inCountedThreads() >= AttachTargetApp.READS + 2 * r.longValue("generated"), counts + "\n" + r);
     }
@@ -142,6 +148,7 @@ class AttachIT {
         assertTrue(json.get("reason").asText().startsWith("detached"), status.stdout);
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("true", r.value("finished"), r.toString());
+        assertPhasesRan(r, 2, 1);
         assertEquals(0, r.longValue("backwards"), "nanoTime went backwards across attach or detach\n" + r);
         assertTrue(r.longValue("millisAheadMax") <= 1, r.toString());
         assertTrue(r.longValue("millisBehindMax") <= 1, r.toString());
@@ -169,6 +176,7 @@ class AttachIT {
         assertTrue(attach.stdout.contains("system clocks are fast here"), "the output says why\n" + attach);
         assertFalse(attach.stdout.contains("rewritten:"), attach.toString());
         assertEquals(0, r.exitCode, r.toString());
+        assertPhasesRan(r, 1, 0);
         // Nothing was retransformed: the fastclock runtime was never even defined.
         assertEquals("none", r.value("backends"), r.toString());
         assertOnlyTheAgentLineAndJep451(jdk, r.stderr);
@@ -211,6 +219,7 @@ class AttachIT {
         assertTrue(attach.stdout.contains("inactive: mode=off"), attach.toString());
         assertEquals("none", r.value("backends"), r.toString());
         assertEquals(0, r.exitCode, r.toString());
+        assertPhasesRan(r, 1, 0);
     }
 
     @Test
@@ -343,7 +352,18 @@ class AttachIT {
             assertEquals("tsc", json.get("nanos").asText(), after.stdout);
         }
         assertEquals(0, r.exitCode, r.toString());
+        assertPhasesRan(r, 1, 0);
         assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+    }
+
+    /**
+     * The program saw every trigger and ran its counted windows: a trigger that never came
+     * ({@code trigger=timeout}) skips the window, and an empty window reads no slow clock at all.
+     */
+    static void assertPhasesRan(ForkedJvm.Result r, int phases, int countedWindows) {
+        assertFalse(r.values().containsKey("trigger"), "a trigger never came\n" + r);
+        assertEquals(phases, r.longValue("phases"), "phases run\n" + r);
+        assertEquals(countedWindows, r.longValue("countedWindows"), "counted windows run\n" + r);
     }
 
     private Jdk jlinkImage(String modules) throws Exception {

@@ -17,6 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * four threads at once in many class loaders (parents: the system loader, or the bootstrap loader)
  * while two threads call the clocks: no verification or linkage error, no deadlock, every class
  * rewritten, no rewrite failure.
+ *
+ * <p>Proves, in docs/CONTRACT.md: reach.any-loader.
  */
 class ConcurrentLoadIT {
     static final int CLASSES = 3000;

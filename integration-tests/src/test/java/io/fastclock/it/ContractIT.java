@@ -9,8 +9,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The clock contract of DESIGN.md, measured through rewritten call sites in a real JVM with the
+ * The clock contract (docs/CONTRACT.md), measured through rewritten call sites in a real JVM with the
  * agent attached, for each backend the agent can install on this machine.
+ *
+ * <p>Proves, in docs/CONTRACT.md: millis.lag, millis.resolution, nanos.origin, nanos.monotonic,
+ * nanos.resolution, activation.auto.
  */
 class ContractIT {
     static List<Jdk> jdks() {

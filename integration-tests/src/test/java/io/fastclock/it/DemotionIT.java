@@ -17,6 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The kernel demotes the TSC while the JVM runs: the agent follows within its re-check period,
  * says so once, and nanoTime never goes backwards, in one thread or across threads, on the way to
  * the system clock.
+ *
+ * <p>Proves, in docs/CONTRACT.md: activation.fallback, nanos.monotonic, nanos.origin, millis.lag.
  */
 class DemotionIT {
     static final long RECHECK_MS = 50;
@@ -63,7 +65,7 @@ class DemotionIT {
         assertTrue(latencyUs <= (RECHECK_MS + SLACK_MS) * 1000, "fell back " + latencyUs / 1000 + " ms after tsc left"
                 + " available_clocksource, with recheck=" + RECHECK_MS + " ms\n" + r);
 
-        // (b) Never backwards, and within the contract's 100 us of System.nanoTime through it all
+        // (b) Never backwards, and within 100 us of System.nanoTime through it all (nanos.origin)
         // (the floor is taken at the moment of fallback, at most 20 us ahead).
         assertEquals(0, r.longValue("backwardsSingleThread"), r.toString());
         assertEquals(0, r.longValue("backwardsAcrossThreads"), r.toString());

@@ -18,7 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** java -jar fastclock.jar: the report a person reads, and its JSON form. */
+/**
+ * java -jar fastclock.jar: the report a person reads, and its JSON form.
+ *
+ * <p>Proves, in docs/CONTRACT.md: report.doctor, millis.lag.
+ */
 class DoctorIT {
     static List<Jdk> jdks() {
         return Jdk.all();

@@ -23,6 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * doctor-json-schema markers): every documented field is in the real output (unless documented as
  * conditional), and every field of the output is documented. A field that disappears, or one added
  * without documentation, fails here.
+ *
+ * <p>Proves, in docs/CONTRACT.md: report.doctor.
  */
 class DoctorJsonSchemaIT {
     static final String SCHEMA = "fastclock-doctor/1";

@@ -9,7 +9,11 @@ import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** FASTCLOCK_<KEY> in a real JVM's environment: read, bad values named, beaten by -D and by the agent argument. */
+/**
+ * FASTCLOCK_<KEY> in a real JVM's environment: read, bad values named, beaten by -D and by the agent argument.
+ *
+ * <p>Proves, in docs/CONTRACT.md: settings.sources, host.bad-setting.
+ */
 class EnvironmentSettingsIT {
     static List<Jdk> jdks() {
         return Jdk.all();

@@ -11,18 +11,20 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The epoch-time contract (DESIGN.md, "Epoch time at full resolution") for Instant.now() served by
+ * The epoch-time contract (docs/CONTRACT.md, the epoch.* clauses) for Instant.now() served by
  * fastclock's TSC clock, on a real JVM, against CLOCK_REALTIME read through JNA: within
  * [before - 1 ms, after + 1 ms], 1 us resolution or finer, agreeing with the rewritten
  * currentTimeMillis within its lag (1 ms for tsc), and following wall-clock steps within one second.
  * Run on this machine as it is (mode=on) and under the simulator with the agent at its defaults
  * while the simulator steps the wall clock +5 s, then -10 s.
+ *
+ * <p>Proves, in docs/CONTRACT.md: epoch.bounds, epoch.steps, epoch.agrees-with-millis.
  */
 class EpochContractIT {
     static final int READS = 200_000;
     /** +5 s at 4 s, -10 s at 6 s after the simulator loads: inside the 8 s step phase the app runs first. */
     static final String STEPS = "4000:+5000,6000:-10000";
-    /** The tsc millis backend's lag L (DESIGN.md). */
+    /** The tsc millis backend's lag L (millis.lag in docs/CONTRACT.md). */
     static final long TSC_LAG_MS = 1;
 
     static List<Arguments> cases() {

@@ -30,7 +30,9 @@ public final class ForkedJvm {
         this.jdk = jdk;
     }
 
+    /** A JVM of this JDK; a missing JDK ends the test here (a skip, or a failure where it is required). */
     public static ForkedJvm on(Jdk jdk) {
+        jdk.requireAvailable();
         return new ForkedJvm(jdk);
     }
 

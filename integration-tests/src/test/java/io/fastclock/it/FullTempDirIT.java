@@ -24,6 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * java.io.tmpdir on a file system that is full, or mounted read-only (root can write anywhere
  * else, so only a real mount refuses it). Both are small tmpfs mounts made by the test; where
  * mounting is not allowed (not root) the test is skipped and says so.
+ *
+ * <p>Proves, in docs/CONTRACT.md: host.failure-runs, host.private-library.
  */
 class FullTempDirIT {
     @TempDir

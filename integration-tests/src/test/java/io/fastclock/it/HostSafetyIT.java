@@ -28,7 +28,12 @@ import org.objectweb.asm.Opcodes;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Whatever goes wrong inside the agent, the application runs, and one clear line says what happened. */
+/**
+ * Whatever goes wrong inside the agent, the application runs, and one clear line says what happened.
+ *
+ * <p>Proves, in docs/CONTRACT.md: host.failure-runs, host.bad-setting, host.quiet,
+ * activation.tsc-checks.
+ */
 class HostSafetyIT {
     static List<Jdk> jdks() {
         return Jdk.all();

@@ -42,6 +42,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * broken /proc and /sys, a SecurityManager, another agent transforming the same classes. In every
  * case the application runs (exit 0, its output intact), the agent's line says what happened,
  * nothing is written outside the agent's private directory, and nothing planted is loaded.
+ *
+ * <p>Proves, in docs/CONTRACT.md: host.failure-runs, host.private-library, activation.tsc-checks,
+ * reach.loaded-before, nanos.origin, nanos.monotonic.
  */
 class HostileEnvironmentIT {
     static List<Jdk> jdks() {
@@ -320,7 +323,7 @@ class HostileEnvironmentIT {
     void aBrokenProcOrSysKeepsTheTscOffAndSaysWhy(Jdk jdk, String file, String damage) throws Exception {
         Path machine = machineWith(file, damage);
         String name = file.substring(file.lastIndexOf('/') + 1);
-        // nanos=tsc named explicitly: a setting that cannot be honoured must say why (DESIGN.md).
+        // nanos=tsc named explicitly: a setting that cannot be honoured must say why (activation.tsc-checks).
         ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,nanos=tsc," + Fixtures.settings(machine))
                 .main(HelloApp.class).run();
         System.out.println("[HostileEnvironmentIT] " + jdk + " " + name + " " + damage + ": "

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * fastclock adds no rights to the application (contract: "Never harm the host", host.no-rights).
+ * fastclock adds no rights to the application (host.no-rights in docs/CONTRACT.md).
  * A class-path program ({@link RightsProbeApp}) tries what the agent must not give it, and must get
  * exactly what it gets without fastclock: the JDK packages exported or opened to its module,
  * jdk.internal.misc.Unsafe, the boot loader's native libraries, an Instrumentation in any static
@@ -23,6 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and any clock state it can change. Active (mode=on; under the simulator with the defaults),
  * inactive verdicts (the defaults on this host; millis=system,nanos=system; a library that does
  * not exist), and attached to the running program.
+ *
+ * <p>Proves, in docs/CONTRACT.md: host.no-rights.
  */
 class IsolationIT {
     @TempDir

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 10, items 1 and 2, proved by counting: under the slow-clocksource simulator, each entry point
+ * reach.java-time (docs/CONTRACT.md), proved by counting: under the slow-clocksource simulator, each entry point
  * of java.time's system clock and of the legacy date APIs (JTimeOps: Instant.now(), the system
  * clocks' instant() and millis(), InstantSource.system() on 17+, every now() and now(zone), new Date(),
  * Calendar.getInstance(), new GregorianCalendar()) makes at least one slow read per call without the
@@ -27,6 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * a loader whose parent is the bootstrap loader, and when another agent used java.time before
  * fastclock started (the classes are then covered by retransformation). The values stay right
  * (checked against CLOCK_REALTIME read through JNA).
+ *
+ * <p>Proves, in docs/CONTRACT.md: reach.java-time, reach.loaded-before, epoch.bounds,
+ * host.jdk-changes, host.no-start-recursion, host.quiet.
  */
 class JTimeCoverageIT {
     // The JVM's own C++ code reads the clock in the calling thread too (tiered compilation's event

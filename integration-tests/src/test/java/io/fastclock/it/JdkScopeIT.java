@@ -13,11 +13,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The setting jdk and the cases where no JDK class may change (issue 10, item 3 and "never harm the
- * host"), under the simulator, by count and by the agent's own account (log=debug, start line):
+ * The setting jdk and the cases where no JDK class may change (reach.jdk-setting, host.jdk-changes),
+ * under the simulator, by count and by the agent's own account (log=debug, start line):
  * jdk=all moves java.util.concurrent's timed waits onto fastclock and they still wait long enough;
  * jdk=none, mode=off, an inactive auto and an active agent without a TSC clock change no JDK class,
  * and java.time keeps reading the slow clock.
+ *
+ * <p>Proves, in docs/CONTRACT.md: reach.jdk-setting, host.jdk-changes, epoch.jdk-otherwise,
+ * activation.off, activation.auto, host.quiet.
  */
 class JdkScopeIT {
     static final int WAITS = 2_000;

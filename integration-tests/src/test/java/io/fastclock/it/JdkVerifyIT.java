@@ -15,6 +15,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * that JDK's own class files with the agent's rewriter (fastclock.jar on the class path, every row
  * of the replacement table) and verifies them: each of JdkScope.TIME_CLASSES (jdk=time), and every
  * class in the runtime image that names a replaced method (what jdk=all may change).
+ *
+ * <p>Supports, in docs/CONTRACT.md: host.jdk-changes (without the agent: its rewriter, on each
+ * JDK's own classes).
  */
 class JdkVerifyIT {
     static List<Jdk> jdks() {

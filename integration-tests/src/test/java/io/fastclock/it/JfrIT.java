@@ -4,13 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.fastclock.it.apps.DemotionApp;
+import io.fastclock.it.apps.JfrHealthApp;
 import io.fastclock.it.apps.LateRecordingApp;
 import io.fastclock.it.apps.ObserveApp;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,6 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * fastclock in JDK Flight Recorder, read back with each JDK's own {@code jfr print}: the activation
  * with the backends chosen, the TSC clock's health, exactly one fallback when the kernel demotes the
  * TSC, and nothing at all about JFR on a runtime without the jdk.jfr module.
+ *
+ * <p>Proves, in docs/CONTRACT.md: report.jfr, activation.fallback, reach.loaded-before.
  */
 class JfrIT {
     static List<Jdk> jdks() {
@@ -40,11 +48,11 @@ class JfrIT {
         return "-XX:StartFlightRecording=filename=" + file;
     }
 
-    /** jfr print --events NAME FILE with the recording JDK's own tool. */
+    /** jfr print --json --events NAMES FILE with the recording JDK's own tool (exact values, durations in ISO-8601). */
     static String jfrPrint(Jdk jdk, String events, Path recording) throws IOException, InterruptedException {
-        Path out = Files.createTempFile("fastclock-jfr", ".txt");
+        Path out = Files.createTempFile("fastclock-jfr", ".json");
         try {
-            Process p = new ProcessBuilder(jdk.javaHome.resolve("bin/jfr").toString(), "print", "--events", events,
+            Process p = new ProcessBuilder(jdk.javaHome.resolve("bin/jfr").toString(), "print", "--json", "--events", events,
                     recording.toString()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
             assertTrue(p.waitFor(120, TimeUnit.SECONDS), "jfr print did not finish");
             String text = new String(Files.readAllBytes(out), StandardCharsets.UTF_8);
@@ -55,66 +63,118 @@ class JfrIT {
         }
     }
 
-    /** The bodies of the events named, as jfr print shows them ("name {" ... "}"). */
-    static List<String> events(String printed, String name) {
-        List<String> bodies = new ArrayList<>();
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + " \\{\\n(.*?)^\\}", Pattern.DOTALL).matcher(printed);
-        while (m.find()) {
-            bodies.add(m.group(1));
+    private static final JsonMapper JSON = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+
+    /** The values of the events named, in the order jfr print gives them. */
+    static List<JsonNode> events(String printed, String name) throws IOException {
+        List<JsonNode> values = new ArrayList<>();
+        for (JsonNode event : JSON.readTree(printed).path("recording").path("events")) {
+            if (event.path("type").asText().equals(name)) {
+                values.add(event.get("values"));
+            }
         }
-        return bodies;
+        return values;
     }
 
-    static String field(String body, String field) {
-        Matcher m = Pattern.compile("(?m)^\\s+" + Pattern.quote(field) + " = (.*)$").matcher(body);
-        assertTrue(m.find(), "no field " + field + " in\n" + body);
-        String value = m.group(1).trim();
-        return value.startsWith("\"") && value.endsWith("\"") ? value.substring(1, value.length() - 1) : value;
+    static JsonNode value(JsonNode event, String field) {
+        JsonNode v = event.get(field);
+        assertTrue(v != null && !v.isNull(), "no field " + field + " in\n" + event.toPrettyString());
+        return v;
     }
 
+    static String field(JsonNode event, String field) {
+        return value(event, field).asText();
+    }
+
+    /** A count: a whole number, never negative. */
+    static long count(JsonNode event, String field) {
+        JsonNode v = value(event, field);
+        assertTrue(v.isIntegralNumber() && v.asLong() >= 0, field + " is not a count in\n" + event.toPrettyString());
+        return v.asLong();
+    }
+
+    /** A @Timespan field, exact to the nanosecond. */
+    static long nanos(JsonNode event, String field) {
+        return Duration.parse(field(event, field)).toNanos();
+    }
+
+    static Instant startTime(JsonNode event) {
+        return Instant.parse(field(event, "startTime"));
+    }
+
+    /**
+     * Recording from the JVM's start (the activation, the retransform at start), then a recording of
+     * the TSC health until it holds two samples; the MBean's figures, read after the last sample, bound
+     * each sample's counts: a count in an event is the clock's own count at that moment.
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void aRecordingUnderTheSimulatorShowsTheActivationWithTheChosenBackendsAndTheTscHealth(Jdk jdk) throws Exception {
         Path rec = temp.resolve("activation.jfr");
+        Path healthRec = temp.resolve("health.jfr");
         ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).jvmArg(recordTo(rec))
-                .main(ObserveApp.class, "sleepMs=2500").run();
+                .main(JfrHealthApp.class, healthRec.toString(), "2").run();
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+        assertEquals("up", r.value("agentJfr"), "the agent did not take JFR up within the app's deadline\n" + r);
+        assertEquals(1, r.longValue("stoppedRecordings"), r.toString());
         assertEquals(1, r.agentLines().size(), "JFR must not add lines on stderr\n" + r);
 
         String printed = jfrPrint(jdk, "fastclock.Activation", rec);
-        List<String> activation = events(printed, "fastclock.Activation");
+        List<JsonNode> activation = events(printed, "fastclock.Activation");
         assertEquals(1, activation.size(), "one activation (the recording began before the agent)\n" + printed);
-        String a = activation.get(0);
-        assertEquals("true", field(a, "active"), a);
-        assertEquals("premain", field(a, "started"), a);
-        assertEquals("tsc", field(a, "millisBackend"), a);
-        assertEquals("tsc", field(a, "nanosBackend"), a);
-        assertTrue(field(a, "reason").startsWith("active: currentTimeMillis -> tsc, nanoTime -> tsc"), a);
-        assertTrue(r.agentLines().get(0).endsWith(field(a, "reason")), "the event's reason is the start line\n" + a + r);
-        assertFalse(field(a, "clocksource").isEmpty(), a);
-        assertFalse(field(a, "systemMillisNanosPerCall").equals("NaN"), "the measured cost is missing\n" + a);
+        JsonNode a = activation.get(0);
+        assertEquals("true", field(a, "active"), printed);
+        assertEquals("premain", field(a, "started"), printed);
+        assertEquals("tsc", field(a, "millisBackend"), printed);
+        assertEquals("tsc", field(a, "nanosBackend"), printed);
+        assertTrue(field(a, "reason").startsWith("active: currentTimeMillis -> tsc, nanoTime -> tsc"), printed);
+        assertTrue(r.agentLines().get(0).endsWith(field(a, "reason")), "the event's reason is the start line\n" + printed + r);
+        assertFalse(field(a, "clocksource").isEmpty(), printed);
+        assertTrue(value(a, "systemMillisNanosPerCall").isNumber() && value(a, "systemMillisNanosPerCall").asDouble() > 0,
+                "the measured cost is missing\n" + printed);
 
         // The retransformation at start (before JFR was up on JDK 17) is reported once JFR is, with
         // the counts of the start line.
         String retransform = jfrPrint(jdk, "fastclock.Retransform", rec);
-        List<String> retransforms = events(retransform, "fastclock.Retransform");
+        List<JsonNode> retransforms = events(retransform, "fastclock.Retransform");
         assertEquals(1, retransforms.size(), retransform);
         Matcher jdkClasses = Pattern.compile("(\\d+) JDK classes changed (?:at start )?\\((\\d+) call sites\\)").matcher(r.stderr);
         Matcher appClasses = Pattern.compile("(\\d+) of \\d+ classes loaded before the agent rewritten").matcher(r.stderr);
         assertTrue(jdkClasses.find() && appClasses.find(), "the start line's counts\n" + r);
         assertEquals(Long.parseLong(jdkClasses.group(1)) + Long.parseLong(appClasses.group(1)),
-                Long.parseLong(field(retransforms.get(0), "classes")), retransform + r);
-        assertTrue(Long.parseLong(field(retransforms.get(0), "callSites")) >= Long.parseLong(jdkClasses.group(2)), retransform);
+                count(retransforms.get(0), "classes"), retransform + r);
+        assertTrue(count(retransforms.get(0), "callSites") >= Long.parseLong(jdkClasses.group(2)), retransform);
 
-        String health = jfrPrint(jdk, "fastclock.TscHealth", rec);
-        List<String> samples = events(health, "fastclock.TscHealth");
-        assertTrue(samples.size() >= 1, "no TSC health in 2.5 s of a 1 s period\n" + health);
-        String last = samples.get(samples.size() - 1);
-        assertTrue(Long.parseLong(field(last, "reanchors")) >= 1, last);
-        // A late extension is the anchor thread starved (a loaded machine), not an error: the field
-        // must be there and be a count.
-        assertTrue(Long.parseLong(field(last, "lateExtensions")) >= 0, last);
+        assertEquals(2, r.longValue("healthSamples"), "two TSC health samples within the app's deadline\n" + r);
+        String health = jfrPrint(jdk, "fastclock.TscHealth", healthRec);
+        List<JsonNode> samples = events(health, "fastclock.TscHealth");
+        assertEquals(2, samples.size(), health);
+        assertEquals("true", r.value("mbean"), "no MBean once the application had a platform server\n" + r);
+        assertEquals("null", r.value("mbean.Fallback"), "the TSC clock fell back\n" + r);
+        long reanchorsAfter = r.longValue("mbean.TscReanchors");
+        long lateAfter = r.longValue("mbean.TscLateExtensions");
+        long worstAfter = Math.abs(r.longValue("mbean.TscWorstErrorNanos"));
+        long reanchors = 0;
+        long late = 0;
+        long worst = 0;
+        for (JsonNode sample : samples) {
+            String at = sample.toPrettyString() + "\n" + r;
+            // Counts of one clock, taken in order and before the MBean's: they only grow, up to its.
+            assertTrue(count(sample, "reanchors") >= Math.max(1, reanchors), "re-anchors\n" + at);
+            reanchors = count(sample, "reanchors");
+            assertTrue(count(sample, "lateExtensions") >= late, "late extensions went down\n" + at);
+            late = count(sample, "lateExtensions");
+            // The offset at the last re-anchor is one of those the worst offset is the largest of.
+            long offset = Math.abs(nanos(sample, "offset"));
+            assertTrue(offset <= Math.abs(nanos(sample, "worstOffset")), "offset beyond the worst offset\n" + at);
+            assertTrue(Math.abs(nanos(sample, "worstOffset")) >= worst, "the worst offset went down\n" + at);
+            worst = Math.abs(nanos(sample, "worstOffset"));
+        }
+        assertTrue(reanchors <= reanchorsAfter, "more re-anchors in the event than the clock counted later\n" + health + r);
+        assertTrue(late <= lateAfter, "more late extensions in the event than the clock counted later\n" + health + r);
+        assertTrue(worst <= worstAfter, "a worse offset in the event than the clock's worst later\n" + health + r);
+        assertTrue(worstAfter < 2_000_000L, "past the fallback bound, yet no fallback\n" + r);
     }
 
     /** JFR started after the agent (as jcmd JFR.start does): the watcher notices, the activation and health follow. */
@@ -122,14 +182,20 @@ class JfrIT {
     @MethodSource("jdks")
     void aRecordingStartedLaterStillGetsTheActivationAndTheTscHealth(Jdk jdk) throws Exception {
         Path rec = temp.resolve("late.jfr");
-        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).main(LateRecordingApp.class, rec.toString()).run();
+        Path healthRec = temp.resolve("late-health.jfr");
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0)
+                .main(LateRecordingApp.class, rec.toString(), healthRec.toString()).run();
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
-        String printed = jfrPrint(jdk, "fastclock.Activation,fastclock.TscHealth", rec);
-        List<String> activation = events(printed, "fastclock.Activation");
+        assertEquals("up", r.value("agentJfr"), "the watcher did not notice JFR within the app's deadline\n" + r);
+        String printed = jfrPrint(jdk, "fastclock.Activation", rec);
+        List<JsonNode> activation = events(printed, "fastclock.Activation");
         assertEquals(1, activation.size(), printed);
         assertEquals("tsc", field(activation.get(0), "nanosBackend"), printed);
-        assertTrue(events(printed, "fastclock.TscHealth").size() >= 1, printed);
+        assertEquals(1, r.longValue("healthSamples"), "a TSC health sample within the app's deadline\n" + r);
+        String health = jfrPrint(jdk, "fastclock.TscHealth", healthRec);
+        assertEquals(1, events(health, "fastclock.TscHealth").size(), health);
+        assertTrue(count(events(health, "fastclock.TscHealth").get(0), "reanchors") >= 1, health);
     }
 
     /** DemotionIT's fixture: tsc leaves available_clocksource while the JVM runs and records. */
@@ -145,26 +211,32 @@ class JfrIT {
         Path rec = temp.resolve("fallback.jfr");
 
         ForkedJvm.Result r = ForkedJvm.on(jdk).jvmArg(recordTo(rec))
-                .agentArgs("mode=on,recheck=" + DemotionIT.RECHECK_MS + ",sysfs=" + sys)
+                .agentArgs("mode=on,jmx=on,recheck=" + DemotionIT.RECHECK_MS + ",sysfs=" + sys)
                 .main(DemotionApp.class, available.toString(), "1").run();
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
         assertEquals(1, r.longValue("fallbackLines"), r.toString());
 
         String printed = jfrPrint(jdk, "fastclock.Fallback", rec);
-        System.out.println("[JfrIT] " + jdk + ": jfr print --events fastclock.Fallback\n" + printed);
-        List<String> fallbacks = events(printed, "fastclock.Fallback");
+        System.out.println("[JfrIT] " + jdk + ": jfr print --json --events fastclock.Fallback\n" + printed);
+        List<JsonNode> fallbacks = events(printed, "fastclock.Fallback");
         assertEquals(1, fallbacks.size(), "exactly one fallback\n" + printed);
-        String f = fallbacks.get(0);
-        assertTrue(field(f, "reason").contains("no longer lists tsc in available_clocksource"), f);
-        assertTrue(r.stderr.contains(field(f, "reason")), "the event's reason is the stderr line's\n" + f + r);
-        assertTrue(Long.parseLong(field(f, "reanchors")) >= 1, f);
-        field(f, "error");
+        JsonNode f = fallbacks.get(0);
+        assertTrue(field(f, "reason").contains("no longer lists tsc in available_clocksource"), printed);
+        assertTrue(r.stderr.contains(field(f, "reason")), "the event's reason is the stderr line's\n" + printed + r);
+        // The clock's figures stop at the fallback (its anchor thread ends there): the event holds
+        // exactly those the MBean reads afterwards.
+        assertTrue(count(f, "reanchors") >= 1, printed);
+        assertEquals(r.longValue("mbean.TscReanchors"), count(f, "reanchors"), printed + r);
+        assertEquals(r.longValue("mbean.TscFallbackErrorNanos"), nanos(f, "error"), "error at fallback\n" + printed + r);
+        assertEquals(r.longValue("mbean.TscLastErrorNanos"), nanos(f, "lastError"), printed + r);
+        assertEquals(r.longValue("mbean.TscWorstErrorNanos"), nanos(f, "worstError"), printed + r);
 
         // The health samples stop at the fallback.
-        String health = jfrPrint(jdk, "fastclock.TscHealth,fastclock.Fallback", rec);
-        assertTrue(health.trim().endsWith("}") && health.lastIndexOf("fastclock.TscHealth {") < health.indexOf("fastclock.Fallback {"),
-                "a TscHealth event after the fallback\n" + health);
+        String health = jfrPrint(jdk, "fastclock.TscHealth", rec);
+        for (JsonNode sample : events(health, "fastclock.TscHealth")) {
+            assertTrue(startTime(sample).isBefore(startTime(f)), "a TscHealth event after the fallback\n" + health + printed);
+        }
     }
 
     /** A runtime made without jdk.jfr (jlink): the agent runs, rewrites, registers its MBean, and says nothing of JFR. */

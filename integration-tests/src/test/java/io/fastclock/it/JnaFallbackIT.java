@@ -18,6 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Without libfastclock, currentTimeMillis can still go through CLOCK_REALTIME_COARSE via the JNA
  * nested in fastclock.jar, loaded privately: an application's own JNA is neither replaced nor
  * disturbed.
+ *
+ * <p>Proves, in docs/CONTRACT.md: activation.auto, host.quiet.
  */
 class JnaFallbackIT {
     private static final String NO_JNI = "mode=on,millis=jna-coarse,library=/nonexistent.so";

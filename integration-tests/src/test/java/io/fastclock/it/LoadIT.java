@@ -12,6 +12,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * More busy threads than cores for a long stretch (the TSC anchor thread and the checkers get
  * preempted, starve, migrate between CPUs): the TSC clocks keep the contract. 60 s on the build's
  * JDK, 30 s on JDK 25 (CI budget). Prints the worst deviations seen (docs/ADVERSITY.md).
+ *
+ * <p>Proves, in docs/CONTRACT.md: millis.lag, nanos.origin, nanos.monotonic.
  */
 class LoadIT {
     static List<Jdk> jdks() {

@@ -10,9 +10,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Logback 1.5 and Log4j2 stamp each event through java.time (issue 10): under the simulator, with the
+ * Logback 1.5 and Log4j2 stamp each event through java.time: under the simulator, with the
  * agent at its defaults, their events reach the slow clocksource at most 1% as often as without it,
  * and the timestamps (millis and instant) are right against CLOCK_REALTIME read through JNA.
+ *
+ * <p>Proves, in docs/CONTRACT.md: reach.java-time, epoch.bounds.
  */
 class LoggingIT {
     static final int EVENTS = 20_000;

@@ -16,6 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * follow System.nanoTime, so it must notice (the rate moved from its calibration, or the clock
  * drifted from CLOCK_MONOTONIC), fall back once, and never go backwards on the way, even when it
  * was ahead of the system clock.
+ *
+ * <p>Proves, in docs/CONTRACT.md: activation.fallback, nanos.monotonic, nanos.origin.
  */
 class MonotonicRateIT {
     static final int RATE_CHANGE_AT_MS = 1500;

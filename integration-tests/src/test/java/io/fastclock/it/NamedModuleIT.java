@@ -15,6 +15,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * An application on the module path: its named module must be given a read edge to the runtime
  * (in the boot loader's unnamed module) or the rewritten class would fail to link.
+ *
+ * <p>Proves, in docs/CONTRACT.md: reach.named-modules.
  */
 class NamedModuleIT {
     static List<Jdk> jdks() {

@@ -18,6 +18,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * redefined) leaves that class as it was, with one line naming it: the application runs, its
  * java.time values are right (the JDK's own read), and the other JDK classes are still covered
  * (new Date() and the calendars stay off the slow clocksource, by count).
+ *
+ * <p>Proves, in docs/CONTRACT.md: host.failure-runs, host.jdk-changes, epoch.jdk-otherwise,
+ * reach.java-time.
  */
 class RetransformFailureIT {
     static final int OPS = 50_000; // see JTimeCoverageIT.OPS

@@ -11,10 +11,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The contract uses the TSC only if calibration converged and the cross-CPU check found no TSC going
+ * The contract (activation.tsc-checks) uses the TSC only if calibration converged and the cross-CPU check found no TSC going
  * backwards. These run the agent with a libfastclock built to fail one of the two checks
  * (native/build.sh: target/faults/, never in the jar): the application runs, nanoTime stays on the
  * system clock, and the start line names the check that failed.
+ *
+ * <p>Proves, in docs/CONTRACT.md: activation.tsc-checks, host.failure-runs.
  */
 class TscChecksFaultIT {
     enum Fault {

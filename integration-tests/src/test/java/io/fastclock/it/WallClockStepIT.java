@@ -14,7 +14,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The wall clock steps (NTP, date -s) while the application runs: +5 s, then -10 s, through the
  * simulator (which steps CLOCK_REALTIME, CLOCK_REALTIME_COARSE and gettimeofday for everyone,
  * including the JDK's own clock). For every millis backend, the rewritten currentTimeMillis
- * follows each step within one second (DESIGN.md), and nanoTime does not notice.
+ * follows each step within one second (millis.steps), and nanoTime does not notice.
+ *
+ * <p>Proves, in docs/CONTRACT.md: millis.steps, nanos.origin, nanos.monotonic.
  */
 class WallClockStepIT {
     /** Steps counted from the simulator's load: +5 s at 2.5 s, -10 s at 4.5 s. */

@@ -21,7 +21,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>args: loaderThreads TRIGGER:PHASE [TRIGGER:PHASE ...], PHASE = run (clocks keep running) or
  * count (then the counted window: {@value #READS} nanoTime and currentTimeMillis calls, and every
  * generated class's run()).
- * Prints "ready", "waiting=N" before each trigger, and the figures at the end; main returns.
+ * Prints "ready", "waiting=N" before each trigger, and the figures at the end, among them
+ * {@code phases=} (the phases whose trigger came) and {@code countedWindows=} (the counted windows
+ * that ran), so that a test cannot pass on a window that never ran; main returns.
  */
 public final class AttachTargetApp {
     public static final int READS = 100_000;
@@ -97,6 +99,8 @@ public final class AttachTargetApp {
         System.out.println("ready");
         System.out.flush();
 
+        int phases = 0;
+        int countedWindows = 0;
         for (int phase = 1; phase < args.length; phase++) {
             String[] triggerAndPhase = args[phase].split(":");
             System.out.println("waiting=" + phase);
@@ -105,6 +109,7 @@ public final class AttachTargetApp {
                 System.out.println("trigger=timeout");
                 break;
             }
+            phases++;
             Thread.sleep(300); // the clock threads run across the switch and after it
             if (triggerAndPhase[1].equals("count")) {
                 stopLoaders = true;
@@ -128,6 +133,7 @@ public final class AttachTargetApp {
                         }
                     }
                 });
+                countedWindows++;
             }
         }
         stopLoaders = true;
@@ -147,6 +153,8 @@ public final class AttachTargetApp {
         System.out.println("millisAheadMax=" + millisAheadMax.get());
         System.out.println("millisBehindMax=" + millisBehindMax.get());
         System.out.println("sinkNonZero=" + (sink != 0));
+        System.out.println("phases=" + phases);
+        System.out.println("countedWindows=" + countedWindows);
         System.out.println("finished=true");
     }
 

@@ -25,7 +25,8 @@ import java.util.concurrent.locks.LockSupport;
  * timestamped by a System.err wrapper: the agent logs through System.err as it is at that moment.
  *
  * <p>Every rewritten read is bracketed by two reads of the real clocks (method handles, which the
- * agent cannot rewrite). Printed as key=value lines; the test decides.
+ * agent cannot rewrite). Printed as key=value lines, with the MBean's attributes last where it is
+ * registered (jmx=on); the test decides.
  */
 public final class DemotionApp {
     static final String FALLBACK_LINE = "TSC clock disabled";
@@ -104,6 +105,8 @@ public final class DemotionApp {
         System.out.println("postFallbackWorstNs=" + postFallbackWorstNs.get());
         System.out.println("millisWorstBehindMs=" + millisWorstBehindMs.get());
         System.out.println("millisWorstAheadMs=" + millisWorstAheadMs.get());
+        // With jmx=on: the clock's own figures, frozen since the fallback (JfrIT compares the event's).
+        ObserveApp.printRegisteredMBean();
     }
 
     /** Removes tsc from the file just after the agent re-read it; returns the reference nanos before. */

@@ -3,8 +3,8 @@ package io.fastclock.it.apps;
 import java.time.Instant;
 
 /**
- * Checks Instant.now() against the epoch-time contract (DESIGN.md, "Epoch time at full resolution")
- * with CLOCK_REALTIME read through JNA as the reference (no rewriting touches it; under the
+ * Checks Instant.now() against the epoch-time contract (docs/CONTRACT.md: epoch.bounds,
+ * epoch.steps, epoch.agrees-with-millis) with CLOCK_REALTIME read through JNA as the reference (no rewriting touches it; under the
  * simulator its steps are the reference's too). Prints key=value lines:
  *
  * <ul>

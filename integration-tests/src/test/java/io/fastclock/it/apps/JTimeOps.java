@@ -26,7 +26,7 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * Every entry point of java.time's system clock and the legacy date APIs (issue 10, items 1 and 2),
+ * Every entry point of java.time's system clock and the legacy date APIs (reach.java-time in docs/CONTRACT.md),
  * each as one operation that returns a long. Names only java.* classes, so that JTimeCoverageApp can
  * also define it in a loader whose parent is the bootstrap loader. Built for release 11:
  * InstantSource (17+) is reached through a method handle, and left out where it does not exist.

@@ -4,8 +4,13 @@ import java.nio.file.Paths;
 import jdk.jfr.Recording;
 
 /**
- * JFR started well after the agent, as {@code jcmd PID JFR.start} does: args: the file to dump
- * the recording to. Reads the clock meanwhile; records for 2.5 s.
+ * JFR started well after the agent, as {@code jcmd PID JFR.start} does. args: the file for the
+ * activation recording, the file for the health recording.
+ *
+ * <p>Reads the clock a while without JFR, then starts a recording of fastclock.Activation and
+ * fastclock.TscHealth and keeps it until the agent has seen JFR up (its activation is then
+ * committed), and writes it. Then records fastclock.TscHealth alone until it holds a sample (see
+ * {@link JfrWaits}). Prints {@code agentJfr=up|timeout} and {@code healthSamples=}.
  */
 public final class LateRecordingApp {
     public static void main(String[] args) throws Exception {
@@ -15,10 +20,11 @@ public final class LateRecordingApp {
             recording.enable("fastclock.Activation");
             recording.enable("fastclock.TscHealth");
             recording.start();
-            sink += spin(2500);
+            System.out.println("agentJfr=" + (JfrWaits.awaitAgentEventsUp() ? "up" : "timeout"));
             recording.stop();
             recording.dump(Paths.get(args[0]));
         }
+        System.out.println("healthSamples=" + JfrWaits.recordHealth(Paths.get(args[1]), 1));
         System.out.println("sink=" + (sink != 0));
     }
 

@@ -13,17 +13,24 @@ import javax.management.ObjectName;
  * recording and the watcher get time), {@code mbean} (wait up to 10 s for io.fastclock:type=FastClock
  * in an existing platform server, never creating one, and print its attributes), {@code fake} (once
  * the agent has published its state, set the fastclock.* system properties to other values:
- * fastclock.active to the opposite, and {@link #FAKE}, as any application code can). Always prints
- * {@code servers=} (MBean servers that exist, found without creating one) and {@code watcher=}.
+ * fastclock.active to the opposite, and {@link #FAKE}, as any application code can). {@code untilReanchors=N}
+ * (with {@code mbean}: before printing, wait up to {@value #CONDITION_DEADLINE_MS} ms, reading the
+ * clock, until the MBean counts N re-anchors). Always prints {@code servers=} (MBean servers that exist, found without creating one) and {@code watcher=}.
  */
 public final class ObserveApp {
     static final String NAME = "io.fastclock:type=FastClock";
     static final String[] ATTRIBUTES = {"Active", "Started", "Reason", "MillisBackend", "NanosBackend", "Fallback",
         "TscRunning", "TscReanchors", "TscLastErrorNanos", "TscWorstErrorNanos", "TscLastRateChangePpm",
-        "TscLateExtensions", "Classes"};
+        "TscLateExtensions", "Classes", "TscFallbackErrorNanos"};
     /** What {@code fake} writes before the MBean is read: none of it may show in the MBean. */
     public static final String[][] FAKE = {{"fastclock.started", "fake-started"}, {"fastclock.reason", "fake-reason"},
         {"fastclock.millis", "system"}, {"fastclock.classes", "999"}, {"fastclock.fallback", "fake-fallback"}};
+
+    /** How long a wait for a condition may take: far beyond what it needs even on a loaded machine. */
+    static final long CONDITION_DEADLINE_MS = 60_000;
+
+    private static long untilReanchors;
+    private static long sink;
 
     public static void main(String[] args) throws Exception {
         boolean platform = false;
@@ -39,6 +46,8 @@ public final class ObserveApp {
                 fake = true;
             } else if (arg.startsWith("sleepMs=")) {
                 sleepMs = Long.parseLong(arg.substring("sleepMs=".length()));
+            } else if (arg.startsWith("untilReanchors=")) {
+                untilReanchors = Long.parseLong(arg.substring("untilReanchors=".length()));
             }
         }
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
@@ -46,7 +55,6 @@ public final class ObserveApp {
         if (platform) {
             ManagementFactory.getPlatformMBeanServer();
         }
-        long sink = 0;
         long until = System.nanoTime() + sleepMs * 1_000_000L;
         while (System.nanoTime() < until) {
             sink += System.currentTimeMillis();
@@ -66,7 +74,7 @@ public final class ObserveApp {
         System.out.println("sink=" + (sink != 0));
     }
 
-    private static void printMBean() throws Exception {
+    static void printMBean() throws Exception {
         ObjectName name = new ObjectName(NAME);
         MBeanServer found = null;
         for (int i = 0; i < 1000 && found == null; i++) {
@@ -86,8 +94,30 @@ public final class ObserveApp {
         List<?> platformOnes = MBeanServerFactory.findMBeanServer(null);
         System.out.println("mbeanInPlatformServer=" + (found == platformOnes.get(0)
                 && found.isRegistered(new ObjectName("java.lang:type=Runtime"))));
+        if (untilReanchors > 0) {
+            long deadline = System.nanoTime() + CONDITION_DEADLINE_MS * 1_000_000L;
+            Object reanchors;
+            while (!((reanchors = found.getAttribute(name, "TscReanchors")) instanceof Long
+                    && (Long) reanchors >= untilReanchors) && System.nanoTime() < deadline) {
+                sink += System.currentTimeMillis();
+                Thread.sleep(1);
+            }
+        }
         for (String attribute : ATTRIBUTES) {
             System.out.println("mbean." + attribute + "=" + found.getAttribute(name, attribute));
+        }
+    }
+
+    /** The MBean's attributes as {@code mbean.NAME=} lines, if it is registered now (no waiting); else nothing. */
+    public static void printRegisteredMBean() throws Exception {
+        ObjectName name = new ObjectName(NAME);
+        for (MBeanServer server : MBeanServerFactory.findMBeanServer(null)) {
+            if (server.isRegistered(name)) {
+                for (String attribute : ATTRIBUTES) {
+                    System.out.println("mbean." + attribute + "=" + server.getAttribute(name, attribute));
+                }
+                return;
+            }
         }
     }
 
