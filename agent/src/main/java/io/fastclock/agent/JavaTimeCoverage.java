@@ -135,7 +135,7 @@ public final class JavaTimeCoverage {
 
     /** Why instant=coarse, named, does nothing here; null when it is not named or does something. */
     String instantCoarseUnused() {
-        if (instant != Settings.InstantClock.COARSE || servesEpoch()) {
+        if (instant != Settings.InstantClock.COARSE || servesEpoch() && !tscClock) {
             return null;
         }
         if (tscClock) {
