@@ -59,14 +59,18 @@ class CoarseOnlyJavaTimeIT {
     }
 
     /** A first run only to read the start line's L (it depends on this kernel's tick). */
-    private static long lagMs(Jdk jdk) throws Exception {
-        ForkedJvm.Result r = AgentJars.withJna(ForkedJvm.on(jdk).agentArgs(coarseOnlyMachine()), jdk)
+    private static long lagMs(Jdk jdk, String extraArgs) throws Exception {
+        ForkedJvm.Result r = AgentJars.withJna(ForkedJvm.on(jdk).agentArgs(coarseOnlyMachine() + extraArgs), jdk)
                 .slowClocksource(0).main(JTimeCoverageApp.class, "1", "app").run();
         assertEquals(0, r.exitCode, r.toString());
         return statedLagMs(r);
     }
 
     private static ForkedJvm.Result counted(Jdk jdk, String extraArgs, long lagMs) throws Exception {
+        return counted(jdk, extraArgs, lagMs, "millis=coarse,nanos=system");
+    }
+
+    private static ForkedJvm.Result counted(Jdk jdk, String extraArgs, long lagMs, String backends) throws Exception {
         SlowReadCount count = SlowReadCount.create();
         ForkedJvm jvm = AgentJars.withJna(ForkedJvm.on(jdk).agentArgs(coarseOnlyMachine() + extraArgs), jdk);
         ForkedJvm.Result r = count.underSimulator(jvm, 0)
@@ -74,7 +78,7 @@ class CoarseOnlyJavaTimeIT {
         count.read();
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("ok", r.value("done"), r.toString());
-        assertEquals("millis=coarse,nanos=system", r.value("backends"), "not the coarse-only world\n" + r);
+        assertEquals(backends, r.value("backends"), "not the coarse-only world\n" + r);
         assertEquals(lagMs, statedLagMs(r), r.toString());
         for (Map.Entry<String, String> e : r.values().entrySet()) {
             if (e.getKey().startsWith("value.")) {
@@ -99,7 +103,7 @@ class CoarseOnlyJavaTimeIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void byDefaultTheJdksMillisReadsFollowTheCoarseClockAndJavaTimeKeepsTheJdksRead(Jdk jdk) throws Exception {
-        ForkedJvm.Result r = counted(jdk, "", lagMs(jdk));
+        ForkedJvm.Result r = counted(jdk, "", lagMs(jdk, ""));
         Map<String, Long> counts = counts(r);
         System.out.println("[CoarseOnlyJavaTimeIT] " + jdk + " defaults, slow reads per " + OPS + " ops: " + counts
                 + "; " + r.agentLines().get(0));
@@ -122,12 +126,25 @@ class CoarseOnlyJavaTimeIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void instantCoarseHandsJavaTimeToTheCoarseClock(Jdk jdk) throws Exception {
-        long lagMs = lagMs(jdk);
+        long lagMs = lagMs(jdk, ",instant=coarse");
         ForkedJvm.Result r = counted(jdk, ",instant=coarse", lagMs);
+        assertAllServed(r, "coarse", lagMs);
+    }
+
+    /** libfastclock cannot load: currentTimeMillis and, with instant=coarse, java.time on JNA's CLOCK_REALTIME_COARSE. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void instantCoarseWithJnaCoarseHandsJavaTimeToJna(Jdk jdk) throws Exception {
+        String args = ",instant=coarse,millis=jna-coarse,library=/nonexistent.so";
+        long lagMs = lagMs(jdk, args);
+        assertAllServed(counted(jdk, args, lagMs, "millis=jna-coarse,nanos=system"), "jna-coarse", lagMs);
+    }
+
+    private static void assertAllServed(ForkedJvm.Result r, String epoch, long lagMs) {
         Map<String, Long> counts = counts(r);
-        System.out.println("[CoarseOnlyJavaTimeIT] " + jdk + " instant=coarse, slow reads per " + OPS + " ops: " + counts
-                + "; " + r.agentLines().get(0));
-        assertEquals("coarse", r.value("epoch"), r.toString());
+        System.out.println("[CoarseOnlyJavaTimeIT] instant=coarse, " + epoch + ", slow reads per " + OPS + " ops: "
+                + counts + "; " + r.agentLines().get(0));
+        assertEquals(epoch, r.value("epoch"), r.toString());
         List<String> wrong = new ArrayList<>();
         counts.forEach((name, n) -> {
             if (n > MAX_READS_WITH_AGENT) {
@@ -137,8 +154,22 @@ class CoarseOnlyJavaTimeIT {
         assertTrue(wrong.isEmpty(), "these still reach the slow clock: " + wrong + "\n" + r);
         assertEquals(0, r.longValue("agreement.outside"),
                 "Instant.now() and currentTimeMillis differ by more than L = " + lagMs + " ms\n" + r);
-        assertTrue(r.agentLines().get(0).matches(".*; java\\.time -> coarse at [0-9.]+ ms resolution \\(instant=coarse,"
+        assertTrue(r.agentLines().get(0).matches(".*; java\\.time -> " + epoch + " at [0-9.]+ ms resolution \\(instant=coarse,"
                 + " jdk=time\\): \\d+ JDK classes changed at start.*"), r.toString());
+    }
+
+    /** This machine as it is, under the simulator: the TSC clock runs, so instant=coarse does nothing and says so. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void withATscClockInstantCoarseIsUnusedAndSaysSo(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = AgentJars.withJna(ForkedJvm.on(jdk).agentArgs("instant=coarse"), jdk)
+                .slowClocksource(0).main(JTimeCoverageApp.class, "1", "app").run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("tsc", r.value("epoch"), r.toString());
+        assertTrue(r.agentLines().get(0).contains("java.time -> tsc (jdk=time): ")
+                && r.agentLines().get(0).contains("; instant=coarse unused: the TSC clock serves java.time at full resolution"),
+                r.toString());
+        JTimeCoverageIT.assertStartLineOnly(r);
     }
 
     @ParameterizedTest(name = "{0}")
