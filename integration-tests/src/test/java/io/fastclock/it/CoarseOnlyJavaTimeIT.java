@@ -172,6 +172,22 @@ class CoarseOnlyJavaTimeIT {
         JTimeCoverageIT.assertStartLineOnly(r);
     }
 
+    /** -Dfastclock.instant: a good value is taken, a bad one is named with what is accepted and leaves the agent off. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void instantIsReadFromTheSystemPropertyAndABadValueIsNamed(Jdk jdk) throws Exception {
+        ForkedJvm.Result good = AgentJars.withJna(ForkedJvm.on(jdk).agentArgs(coarseOnlyMachine())
+                .jvmArg("-Dfastclock.instant=coarse"), jdk).slowClocksource(0).main(JTimeCoverageApp.class, "1", "app").run();
+        assertEquals(0, good.exitCode, good.toString());
+        assertEquals("coarse", good.value("epoch"), good.toString());
+        ForkedJvm.Result bad = AgentJars.withJna(ForkedJvm.on(jdk).agentArgs(coarseOnlyMachine())
+                .jvmArg("-Dfastclock.instant=fine"), jdk).slowClocksource(0).main(JTimeCoverageApp.class, "1", "app").run();
+        assertEquals(0, bad.exitCode, bad.toString());
+        assertEquals(List.of("fastclock: bad setting instant=fine (system property fastclock.instant): accepted values are"
+                + " auto, coarse; fastclock is off and the application runs on the system clocks"), bad.agentLines(), bad.toString());
+        assertEquals("none", bad.value("backends"), bad.toString());
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void reseedingJavaTimesOffsetFromTheCoarseMillisNeverMakesAnInstantWrong(Jdk jdk) throws Exception {
