@@ -118,6 +118,8 @@ class CoarseOnlyJavaTimeIT {
             }
         });
         assertTrue(wrong.isEmpty(), wrong + "\n" + r);
+        assertEquals(0, r.longValue("dateAheadOfMillis"), "new Date() does not read the application's"
+                + " currentTimeMillis clock\n" + r);
         assertTrue(r.agentLines().get(0).matches(".*; java\\.time stays on the JDK's clock \\(no TSC clock; instant=coarse"
                 + " would serve it at [0-9.]+ ms resolution\\); Date/Calendar/Clock\\.millis -> coarse \\(jdk=time\\):"
                 + " \\d+ JDK classes changed at start.*"), r.toString());

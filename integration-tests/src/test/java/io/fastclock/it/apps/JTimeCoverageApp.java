@@ -16,7 +16,8 @@ import java.util.List;
  * {@value #VALUE_CHECKS} reads each between two references. With a lag, also prints
  * {@code agreement.outside}: how many of as many Instant.now().toEpochMilli() reads and a
  * System.currentTimeMillis() read just after (rewritten here) differ by more than the lag
- * (epoch.agrees-with-millis).
+ * (epoch.agrees-with-millis), and {@code dateAheadOfMillis}: how many new Date() reads were later
+ * than a System.currentTimeMillis() read just after them.
  */
 public final class JTimeCoverageApp {
     static final int WARM_UP = 3_000;
@@ -51,8 +52,24 @@ public final class JTimeCoverageApp {
         }
         if (args.length > 2) {
             System.out.println("agreement.outside=" + agreementOutside(lagMs));
+            System.out.println("dateAheadOfMillis=" + dateAheadOfMillis());
         }
         System.out.println("done=ok");
+    }
+
+    /**
+     * How often new Date() is later than a System.currentTimeMillis() read (rewritten here) just after
+     * it: never when both read the same clock, often when Date reads a finer one than the coarse millis.
+     */
+    private static long dateAheadOfMillis() {
+        long ahead = 0;
+        for (int i = 0; i < VALUE_CHECKS; i++) {
+            long date = new java.util.Date().getTime();
+            if (date > System.currentTimeMillis()) {
+                ahead++;
+            }
+        }
+        return ahead;
     }
 
     private static long agreementOutside(long lagMs) {
