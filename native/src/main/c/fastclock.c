@@ -111,12 +111,31 @@ static inline uint64_t tsc_unordered(void) {
     return ((uint64_t)hi << 32) | lo;
 }
 
+/*
+ * RDTSCP is not on every x86_64 CPU (QEMU's default CPU model lacks it, and executing it there is
+ * SIGILL, which kills the JVM). The checks and sampling windows below use it only where CPUID
+ * says it is there; elsewhere MFENCE; LFENCE; RDTSC, which is ordered on Intel and AMD alike.
+ */
+static int cpu_has_rdtscp(void) {
+    unsigned int eax, ebx, ecx, edx;
+    return __get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) && (edx & (1u << 27));
+}
+
+static inline uint64_t tsc_ordered_any(int has_rdtscp) {
+    if (has_rdtscp) {
+        return tsc_rdtscp();
+    }
+    uint32_t lo, hi;
+    __asm__ __volatile__("mfence\n\tlfence\n\trdtsc" : "=a"(lo), "=d"(hi)::"memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+
 /* For sampling windows: the trailing LFENCE keeps the clock_gettime that follows from starting
    before the TSC read has completed, so the window really brackets it. */
-static inline uint64_t tsc_fenced(void) {
-    uint32_t lo, hi, aux;
-    __asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
-    return ((uint64_t)hi << 32) | lo;
+static inline uint64_t tsc_fenced(int has_rdtscp) {
+    uint64_t t = tsc_ordered_any(has_rdtscp);
+    __asm__ __volatile__("lfence" ::: "memory");
+    return t;
 }
 
 static int tsc_flags(void) {
@@ -151,7 +170,9 @@ static inline uint64_t tsc_rdtscp(void) { return 0; }
 static inline uint64_t tsc_lfence_rdtsc(void) { return 0; }
 static inline uint64_t tsc_mfence_rdtsc(void) { return 0; }
 static inline uint64_t tsc_unordered(void) { return 0; }
-static inline uint64_t tsc_fenced(void) { return 0; }
+static inline uint64_t tsc_fenced(int has_rdtscp) { (void)has_rdtscp; return 0; }
+static inline uint64_t tsc_ordered_any(int has_rdtscp) { (void)has_rdtscp; return 0; }
+static int cpu_has_rdtscp(void) { return 0; }
 static int tsc_flags(void) { return 0; }
 #endif
 
@@ -253,6 +274,9 @@ JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_timeCalls(JNIEnv *e
          || clockId == FC_PSEUDO_RDTSC) && !FC_X86) {
         return -ENOTSUP;
     }
+    if (clockId == FC_PSEUDO_RDTSCP && !cpu_has_rdtscp()) {
+        return -ENOTSUP; /* executing it would be SIGILL */
+    }
     uint64_t sum = 0;
     struct timespec ts;
     struct timeval tv;
@@ -308,14 +332,15 @@ JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_sampleTsc(JNIEnv *en
         return -EINVAL;
     }
     jlong best[4] = {0, 0, INT64_MAX, 0};
+    int has_rdtscp = cpu_has_rdtscp();
     for (jint i = 0; i < tries; i++) {
         struct timespec mono, real_before, real_after;
         if (clock_gettime(CLOCK_REALTIME, &real_before) != 0) {
             return -errno;
         }
-        uint64_t t1 = tsc_fenced();
+        uint64_t t1 = tsc_fenced(has_rdtscp);
         int rc = clock_gettime(CLOCK_MONOTONIC, &mono);
-        uint64_t t2 = tsc_fenced();
+        uint64_t t2 = tsc_fenced(has_rdtscp);
         if (rc != 0) {
             return -errno;
         }
@@ -365,6 +390,7 @@ struct tsc_check {
 struct tsc_worker {
     struct tsc_check *check;
     int cpu;
+    int has_rdtscp;
     int error; /* 0, or an errno */
 };
 
@@ -388,7 +414,7 @@ static void *tsc_worker_run(void *arg) {
            in sequence order must never decrease, whichever CPU each one came from. */
         struct tsc_record *r = &w->check->records[w->check->used++];
         r->seq = ++w->check->seq;
-        r->tsc = tsc_rdtscp();
+        r->tsc = tsc_ordered_any(w->has_rdtscp);
         rc = pthread_mutex_unlock(&w->check->lock);
         if (rc != 0) {
             w->error = rc;
@@ -432,6 +458,7 @@ JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_crossCpuTscCheck(JNI
     pthread_t *threads = calloc((size_t)ncpu, sizeof(pthread_t));
     int result = 0;
     int started = 0;
+    int has_rdtscp = cpu_has_rdtscp();
     if (check.records == NULL || workers == NULL || threads == NULL) {
         result = -ENOMEM;
         goto done;
@@ -443,6 +470,7 @@ JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_crossCpuTscCheck(JNI
     for (int i = 0; i < ncpu; i++) {
         workers[i].check = &check;
         workers[i].cpu = cpus[i];
+        workers[i].has_rdtscp = has_rdtscp;
         int rc = pthread_create(&threads[i], NULL, tsc_worker_run, &workers[i]);
         if (rc != 0) {
             result = -rc;
