@@ -1,6 +1,8 @@
 package io.fastclock.agent;
 
 import io.fastclock.config.Settings;
+import io.fastclock.measure.CompiledCostMeter;
+import io.fastclock.measure.MillisLagMeter;
 import io.fastclock.measure.NativeCostMeter;
 import io.fastclock.measure.TscChecks;
 import io.fastclock.measure.TscRead;
@@ -18,11 +20,16 @@ import io.fastclock.probe.NativeStatus;
 import io.fastclock.probe.TscHealth;
 import io.fastclock.runtime.LongClock;
 import io.fastclock.clock.NativeClocks;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * Everything the agent and the doctor learn about this machine before deciding: the files
- * (clocksources, CPU flags), the native library, what each clock costs (timed in C), and, when the
- * TSC could be chosen, the TSC checks. Then the decision.
+ * (clocksources, CPU flags), the native library, what each clock costs (timed in C, and, where a
+ * replacement could be chosen, from compiled Java), how far the coarse clock lags CLOCK_REALTIME,
+ * and, when the TSC could be chosen, the TSC checks. Then the decision.
  */
 public final class MachineProbe {
     public final Settings settings;
@@ -115,6 +122,12 @@ public final class MachineProbe {
             if (jna != null && jna.available()) {
                 b.jnaCoarseNs(jna.nanosPerCall(NativeClocks.CLOCK_REALTIME_COARSE, JNA_BATCHES, JNA_CALLS));
             }
+            if (alwaysCheckTsc || replacementPossible(settings, facts, b.build())) {
+                measureCompiled(b, settings, facts, nativeStatus, alwaysCheckTsc);
+                b.coarseLagNs(coarseLagNs(NativeClocks::realtimeCoarseMillis,
+                        () -> NativeClocks.clockGettime(NativeClocks.CLOCK_REALTIME),
+                        NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE)));
+            }
             measurements = b.build();
         } else if (jna != null && jna.available()) {
             measurements = measureThroughJna(jna);
@@ -153,6 +166,73 @@ public final class MachineProbe {
         }
     }
 
+    /**
+     * Whether the decision can put a clock on a replacement: only then are the compiled costs and
+     * the coarse lag worth their start-up time.
+     */
+    static boolean replacementPossible(Settings settings, MachineFacts facts, Measurements m) {
+        return settings.mode() == Settings.Mode.ON || slow(settings, facts, m)
+                || settings.millis() != Settings.Millis.AUTO || settings.nanos() != Settings.Nanos.AUTO;
+    }
+
+    /** The hard budget of the compiled-cost loop; on this machine it needs 2-4 ms (README, start-up). */
+    static final long COMPILED_BUDGET_NANOS = 15_000_000L;
+    /** Rounds beyond CompiledCostMeter.MIN_ROUNDS: the compiled batches the minimum is taken over. */
+    static final int COMPILED_EXTRA_ROUNDS = 50;
+
+    /**
+     * The candidates' and the system clocks' costs as JIT-compiled Java pays them (the TSC's as its
+     * cheapest ordered read through JNI; the clock's own arithmetic adds a few ns). What was not
+     * timed, or not within the budget, stays unmeasured, and an unmeasured cost is never faster.
+     */
+    private static void measureCompiled(Measurements.Builder b, Settings settings, MachineFacts facts, NativeStatus nat,
+                                        boolean everything) {
+        TscRead tscRead = null;
+        if (NativeClocks.isX86() && (everything || DecisionMaker.tscStaticBlocker(facts, nat) == null)) {
+            NativeCostMeter meter = NativeCostMeter.forStartup();
+            double best = Double.NaN;
+            for (TscRead r : TscReadChoice.orderedCandidates(NativeClocks.tscFlags())) {
+                double c = meter.nanosPerCall(r.pseudoClockId);
+                if (tscRead == null || c < best) {
+                    tscRead = r;
+                    best = c;
+                }
+            }
+        }
+        boolean coarseNanos = everything || settings.nanos() == Settings.Nanos.COARSE;
+        int[] clocks = new int[2 + 1 + (coarseNanos ? 1 : 0) + (tscRead != null ? 1 : 0)];
+        int k = 0;
+        clocks[k++] = CompiledCostMeter.REALTIME;
+        clocks[k++] = CompiledCostMeter.MONOTONIC;
+        clocks[k++] = CompiledCostMeter.REALTIME_COARSE;
+        if (coarseNanos) {
+            clocks[k++] = CompiledCostMeter.MONOTONIC_COARSE;
+        }
+        if (tscRead != null) {
+            clocks[k] = CompiledCostMeter.of(tscRead);
+        }
+        double[] ns = CompiledCostMeter.nanosPerCall(clocks, COMPILED_BUDGET_NANOS, COMPILED_EXTRA_ROUNDS);
+        k = 0;
+        b.compiledRealtimeNs(ns[k++]).compiledMonotonicNs(ns[k++]).realtimeCoarseNs(ns[k++]);
+        b.monotonicCoarseNs(coarseNanos ? ns[k++] : Double.NaN);
+        b.tscNs(tscRead != null ? ns[k] : Double.NaN);
+    }
+
+    /**
+     * How far the coarse clock is behind CLOCK_REALTIME here: the worst of reads bracketed by the
+     * reference over a tick and a quarter (at least 2 ms, at most 12 ms), so that the sawtooth's
+     * peak is in it. {@link Measurements#UNKNOWN_LAG} when the tick is unknown or no read had a reference.
+     */
+    static long coarseLagNs(LongSupplier coarseMillis, LongSupplier referenceNs, long resolutionNs) {
+        if (resolutionNs <= 0) {
+            return Measurements.UNKNOWN_LAG;
+        }
+        long durationNs = Math.max(2_000_000L, Math.min(12_000_000L, resolutionNs + resolutionNs / 4));
+        List<MillisLagMeter.Result> r = MillisLagMeter.measure(Collections.singletonMap("coarse", coarseMillis),
+                referenceNs, System::nanoTime, durationNs);
+        return r.get(0).reads > 0 ? r.get(0).worstBehindNs : Measurements.UNKNOWN_LAG;
+    }
+
     /** Whether either system clock is slow enough that auto would want a replacement. */
     private static boolean slow(Settings settings, MachineFacts facts, Measurements m) {
         return facts.clocksourceKnownSlow() || m.realtimeNs() > settings.thresholdNs() || m.monotonicNs() > settings.thresholdNs()
@@ -175,35 +255,34 @@ public final class MachineProbe {
         // a 30 ns clock look like 0 ns on one run and 183 ns (so "slower than JNA") on another.
         double realtime = FastSystemClocksCheck.upperBoundNanosPerCall(true, 0);
         double monotonic = FastSystemClocksCheck.upperBoundNanosPerCall(false, 0);
+        // All three timed the same way (from Java, interpreted): the comparison is like with like.
         return Measurements.builder()
                 .jnaCoarseNs(coarse)
                 .realtimeNs(realtime)
                 .monotonicNs(monotonic)
+                .compiledRealtimeNs(realtime)
+                .compiledMonotonicNs(monotonic)
                 .coarseResolutionNs(jna.coarseResolutionNanos())
+                .coarseLagNs(coarseLagNs(jna.clock::read, MachineProbe::instantNanos, jna.coarseResolutionNanos()))
                 .build();
     }
 
-    static Measurements measure(NativeCostMeter meter, MachineFacts facts) {
-        return measureBuilder(meter, facts).build();
+    /** CLOCK_REALTIME in ns through the JDK (JDK 15+: clock_gettime), where the JNI library is not there. */
+    private static long instantNanos() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
+    /**
+     * The system clocks' cost timed in C (whether they are slow) and the coarse resolution. The
+     * candidates' costs come only from compiled Java ({@link #measureCompiled}): timed in C they
+     * leave out the JNI transition the application pays.
+     */
     static Measurements.Builder measureBuilder(NativeCostMeter meter, MachineFacts facts) {
-        Measurements.Builder b = Measurements.builder()
+        return Measurements.builder()
                 .realtimeNs(meter.nanosPerCall(NativeClocks.CLOCK_REALTIME))
                 .monotonicNs(meter.nanosPerCall(NativeClocks.CLOCK_MONOTONIC))
-                .realtimeCoarseNs(meter.nanosPerCall(NativeClocks.CLOCK_REALTIME_COARSE) + NativeCostMeter.JNI_CALL_NANOS)
-                .monotonicCoarseNs(meter.nanosPerCall(NativeClocks.CLOCK_MONOTONIC_COARSE) + NativeCostMeter.JNI_CALL_NANOS)
                 .coarseResolutionNs(NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE));
-        if (NativeClocks.isX86()) {
-            // The ordered read the clock would use (TscReadChoice picks the cheapest the CPU documents).
-            double tsc = Double.NaN;
-            for (TscRead r : TscReadChoice.orderedCandidates(NativeClocks.tscFlags())) {
-                double c = meter.nanosPerCall(r.pseudoClockId);
-                tsc = Double.isNaN(tsc) || c < tsc ? c : tsc;
-            }
-            b.tscNs(tsc + NativeCostMeter.JNI_CALL_NANOS);
-        }
-        return b;
     }
 
     static TscHealth toHealth(TscChecks checks) {

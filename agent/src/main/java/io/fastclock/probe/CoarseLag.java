@@ -9,7 +9,7 @@ package io.fastclock.probe;
  * <ul>
  *   <li>Stated: the measured worst lag plus one tick of margin, rounded up to a whole ms, and never
  *       below two ticks.</li>
- *   <li>Cap: four ticks, and never below {@link #MIN_CAP_NS}. A lag that needs more is not
+ *   <li>Cap: five ticks, and never below {@link #MIN_CAP_NS}. A lag that needs more is not
  *       stated: the coarse clock is not chosen, or, found while running, currentTimeMillis goes back
  *       to the system clock for good.</li>
  *   <li>Restated while running: a read found further behind than L makes L that read's lag plus one
@@ -19,6 +19,12 @@ package io.fastclock.probe;
 public final class CoarseLag {
     /** The cap never goes below this, so a 1 ms tick still absorbs a tick a few ms late. */
     public static final long MIN_CAP_NS = 10_000_000L;
+    /**
+     * The cap in ticks. Five: this machine's coarse clock is 7 ms behind with 4 ms ticks when idle
+     * (not two ticks' worth of sawtooth, one), and the lab's guest 9.8 ms; five ticks leave room to
+     * restate such a machine's L once or twice before giving up on the coarse clock.
+     */
+    public static final long CAP_TICKS = 5;
     /** What a lag that cannot be stated returns. */
     public static final long NONE = -1;
 
@@ -33,7 +39,7 @@ public final class CoarseLag {
 
     /** The most L may become; -1 if the tick is unknown or too coarse. */
     public static long capNs(long resolutionNs) {
-        return usable(resolutionNs) ? Math.max(4 * resolutionNs, MIN_CAP_NS) : NONE;
+        return usable(resolutionNs) ? Math.max(CAP_TICKS * resolutionNs, MIN_CAP_NS) : NONE;
     }
 
     /**

@@ -576,6 +576,11 @@ public final class DecisionMaker {
         return Math.round(ns) + " ns";
     }
 
+    /** {@link #ms(long)} for other classes' lines: "9.8 ms", "250 us". */
+    public static String msText(long ns) {
+        return ms(ns);
+    }
+
     /** "4 ms", "3.33 ms", "250 us", "unknown". */
     static String ms(long ns) {
         if (ns <= 0) {

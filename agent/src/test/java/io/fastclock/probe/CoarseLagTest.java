@@ -24,12 +24,12 @@ class CoarseLagTest {
     }
 
     @Test
-    void theCapIsFourTicksAndNeverBelowTenMs() {
-        assertEquals(16 * MS, CoarseLag.capNs(TICK_4MS));
+    void theCapIsFiveTicksAndNeverBelowTenMs() {
+        assertEquals(20 * MS, CoarseLag.capNs(TICK_4MS));
         assertEquals(10 * MS, CoarseLag.capNs(MS));
-        assertEquals(40 * MS, CoarseLag.capNs(10 * MS));
-        assertTrue(CoarseLag.withinCap(TICK_4MS, 16 * MS));
-        assertFalse(CoarseLag.withinCap(TICK_4MS, 17 * MS));
+        assertEquals(50 * MS, CoarseLag.capNs(10 * MS));
+        assertTrue(CoarseLag.withinCap(TICK_4MS, 20 * MS));
+        assertFalse(CoarseLag.withinCap(TICK_4MS, 21 * MS));
         assertFalse(CoarseLag.withinCap(-1, 2 * MS));
     }
 
@@ -38,8 +38,8 @@ class CoarseLagTest {
         assertEquals(8 * MS, CoarseLag.afterRead(TICK_4MS, 8 * MS, 8 * MS));
         assertEquals(8 * MS, CoarseLag.afterRead(TICK_4MS, 8 * MS, -3 * MS));
         assertEquals(14 * MS, CoarseLag.afterRead(TICK_4MS, 8 * MS, 9_800_000));
-        assertEquals(16 * MS, CoarseLag.afterRead(TICK_4MS, 8 * MS, 12 * MS));
-        assertEquals(CoarseLag.NONE, CoarseLag.afterRead(TICK_4MS, 8 * MS, 12 * MS + 1));
+        assertEquals(20 * MS, CoarseLag.afterRead(TICK_4MS, 8 * MS, 16 * MS));
+        assertEquals(CoarseLag.NONE, CoarseLag.afterRead(TICK_4MS, 8 * MS, 16 * MS + 1));
         assertEquals(CoarseLag.NONE, CoarseLag.afterRead(TICK_4MS, 14 * MS, 30 * MS));
     }
 }
