@@ -102,6 +102,51 @@ public final class DecisionMaker {
         return null;
     }
 
+    /** The CPU flags the TSC clock needs, as /proc/cpuinfo names them, with what each promises. */
+    private static final String[][] TSC_FLAGS = {
+        {"tsc", "which says the CPU has a time-stamp counter"},
+        {"constant_tsc", "which says the TSC rate does not follow the CPU frequency"},
+        {"nonstop_tsc", "which says the TSC does not stop in deep idle states"},
+    };
+
+    /**
+     * Every reason, not only the first, why the TSC cannot be used that needs no run-time check: for
+     * the doctor, so that a person sees at once all the kernel and the CPU say. Where sysfs tells, the
+     * kernel's own verdict comes first (tsc left out of available_clocksource), then every missing
+     * CPU flag, then the JNI library. Empty when nothing rules the TSC out yet.
+     */
+    public static List<String> tscStaticBlockers(MachineFacts facts, NativeStatus nat) {
+        List<String> out = new ArrayList<>();
+        if (!facts.isX86_64()) {
+            out.add(tscStaticBlocker(facts, nat));
+            return out;
+        }
+        if (!facts.availableClocksourcesKnown()) {
+            out.add("available_clocksource could not be read, so it is unknown whether the kernel still trusts the TSC");
+        } else if (!facts.tscListedAvailable()) {
+            out.add("the kernel left tsc out of available_clocksource (" + String.join(" ", facts.availableClocksources())
+                    + "): its clocksource watchdog found the TSC unstable, or the kernel never registered it"
+                    + (facts.currentClocksource() == null ? "" : "; the kernel uses " + facts.currentClocksource()));
+        }
+        if (facts.cpuFlags().isEmpty()) {
+            out.add("the CPU flags could not be read from cpuinfo, so constant_tsc and nonstop_tsc cannot be confirmed");
+        } else {
+            List<String> missing = new ArrayList<>();
+            for (String[] flag : TSC_FLAGS) {
+                if (!facts.hasFlag(flag[0])) {
+                    missing.add(flag[0] + " (" + flag[1] + ")");
+                }
+            }
+            if (!missing.isEmpty()) {
+                out.add("the CPU lacks " + String.join(", ", missing));
+            }
+        }
+        if (!nat.jniLoaded()) {
+            out.add("the native library did not load" + paren(nat.jniProblem()));
+        }
+        return out;
+    }
+
     /** Why the TSC cannot be used, or null if it can. */
     public static String tscBlocker(MachineFacts facts, NativeStatus nat, TscHealth health) {
         String blocker = tscStaticBlocker(facts, nat);

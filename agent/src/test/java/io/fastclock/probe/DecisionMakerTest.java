@@ -552,4 +552,30 @@ class DecisionMakerTest {
         assertEquals(8_000_000, named.millis().lagNs());
         assertContains(named.millis().reason(), "two ticks: its lag was not measured");
     }
+
+    // ------------------------------------------------------------------ every reason the TSC is out (the doctor)
+
+    @Test
+    void theDoctorGetsEveryStaticReasonTheKernelsFirst() {
+        MachineFacts demoted = Fixtures.read("hpet-tsc-demoted");
+        List<String> flags = new java.util.ArrayList<>(demoted.cpuFlags());
+        flags.remove("constant_tsc");
+        flags.remove("nonstop_tsc");
+        MachineFacts guest = new MachineFacts(demoted.kernel(), demoted.currentClocksource(),
+                demoted.availableClocksources(), flags, demoted.arch(), demoted.problems());
+        List<String> all = DecisionMaker.tscStaticBlockers(guest, JNI);
+        assertEquals(2, all.size(), all.toString());
+        assertContains(all.get(0), "left tsc out of available_clocksource (hpet acpi_pm)", "watchdog", "uses hpet");
+        assertContains(all.get(1), "the CPU lacks constant_tsc (", "nonstop_tsc (");
+        // The decision's one reason is still the first in its own order.
+        assertContains(DecisionMaker.tscStaticBlocker(guest, JNI), "constant_tsc");
+
+        assertEquals(Collections.singletonList(
+                "the kernel left tsc out of available_clocksource (hpet acpi_pm): its clocksource watchdog found the TSC"
+                        + " unstable, or the kernel never registered it; the kernel uses hpet"),
+                DecisionMaker.tscStaticBlockers(demoted, JNI));
+        assertEquals(Collections.emptyList(), DecisionMaker.tscStaticBlockers(Fixtures.read("hpet-healthy-tsc"), JNI));
+        assertEquals(2, DecisionMaker.tscStaticBlockers(demoted, NO_NATIVE).size());
+        assertEquals(1, DecisionMaker.tscStaticBlockers(Fixtures.read("arm64", "aarch64"), JNI).size());
+    }
 }
