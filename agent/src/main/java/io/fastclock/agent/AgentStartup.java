@@ -136,8 +136,9 @@ final class AgentStartup {
         }
         if (log.debugEnabled()) {
             // Guarded: the first String.format in a JVM loads the Formatter machinery, ~10 ms here.
-            log.debug(String.format("start-up took %.1f ms (probe %.1f ms)", (System.nanoTime() - started) / 1e6,
-                    probe.elapsedNanos / 1e6));
+            log.debug(String.format("start-up took %.1f ms (probe %.1f ms, of which compiled costs %.1f ms and the coarse"
+                    + " lag %.1f ms)", (System.nanoTime() - started) / 1e6, probe.elapsedNanos / 1e6,
+                    probe.compiledCostNanos / 1e6, probe.coarseLagNanos / 1e6));
             if (probe.jna != null) {
                 log.debug(String.format("JNA: %s in %.1f ms", probe.jna.available() ? "loaded privately" : probe.jna.problem,
                         probe.jna.elapsedNanos / 1e6));

@@ -11,6 +11,7 @@ import io.fastclock.nativelib.ExtractionRoot;
 import io.fastclock.nativelib.JnaLoader;
 import io.fastclock.nativelib.NativeLibraryExtractor;
 import io.fastclock.nativelib.NativeLibraryLoader;
+import io.fastclock.probe.Backend;
 import io.fastclock.probe.Decision;
 import io.fastclock.probe.DecisionMaker;
 import io.fastclock.probe.MachineFacts;
@@ -50,10 +51,13 @@ public final class MachineProbe {
     public final TscHealth tscHealth;
     public final Decision decision;
     public final long elapsedNanos;
+    /** What timing the clocks from compiled Java and measuring the coarse lag took (0 when not done). */
+    public final long compiledCostNanos;
+    public final long coarseLagNanos;
 
     private MachineProbe(Settings settings, MachineReader reader, MachineFacts facts, NativeLibraryLoader.Result nativeResult,
                          String extractionNotice, JnaLoader.Result jna, NativeStatus nativeStatus, Measurements measurements, TscChecks tscChecks, TscHealth tscHealth, Decision decision,
-                         long elapsedNanos) {
+                         long elapsedNanos, long compiledCostNanos, long coarseLagNanos) {
         this.settings = settings;
         this.reader = reader;
         this.facts = facts;
@@ -66,6 +70,8 @@ public final class MachineProbe {
         this.tscHealth = tscHealth;
         this.decision = decision;
         this.elapsedNanos = elapsedNanos;
+        this.compiledCostNanos = compiledCostNanos;
+        this.coarseLagNanos = coarseLagNanos;
     }
 
     /**
@@ -117,16 +123,17 @@ public final class MachineProbe {
         NativeStatus nativeStatus = new NativeStatus(loaded.loaded(), loaded.problem, jna != null && jna.available(),
                 jna != null ? jna.problem : jnaNotLooked);
         Measurements measurements;
+        long compiledNanos = 0;
+        long lagNanos = 0;
         if (loaded.loaded()) {
             Measurements.Builder b = measureBuilder(NativeCostMeter.forStartup(), facts);
             if (jna != null && jna.available()) {
                 b.jnaCoarseNs(jna.nanosPerCall(NativeClocks.CLOCK_REALTIME_COARSE, JNA_BATCHES, JNA_CALLS));
             }
             if (alwaysCheckTsc || replacementPossible(settings, facts, b.build())) {
+                long t0 = System.nanoTime();
                 measureCompiled(b, settings, facts, nativeStatus, alwaysCheckTsc);
-                b.coarseLagNs(coarseLagNs(NativeClocks::realtimeCoarseMillis,
-                        () -> NativeClocks.clockGettime(NativeClocks.CLOCK_REALTIME),
-                        NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE)));
+                compiledNanos = System.nanoTime() - t0;
             }
             measurements = b.build();
         } else if (jna != null && jna.available()) {
@@ -145,8 +152,17 @@ public final class MachineProbe {
             health = toHealth(checks);
         }
         Decision decision = new DecisionMaker().decide(settings, facts, measurements, nativeStatus, health);
+        if (loaded.loaded() && (alwaysCheckTsc || coarseChosen(new DecisionMaker().decide(settings, facts,
+                measurements.withCoarseLagNs(0), nativeStatus, health)))) {
+            // The coarse lag only where a coarse clock would be chosen were its lag small: decided
+            // once with no lag, then measured, then decided for real (the decision is pure).
+            long t0 = System.nanoTime();
+            measurements = measurements.withCoarseLagNs(jniCoarseLagNs(NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE)));
+            lagNanos = System.nanoTime() - t0;
+            decision = new DecisionMaker().decide(settings, facts, measurements, nativeStatus, health);
+        }
         return new MachineProbe(settings, reader, facts, loaded, extractionRoot.notice(), jna, nativeStatus, measurements, checks, health, decision,
-                System.nanoTime() - start);
+                System.nanoTime() - start, compiledNanos, lagNanos);
     }
 
     /**
@@ -218,6 +234,35 @@ public final class MachineProbe {
         b.tscNs(tscRead != null ? ns[k] : Double.NaN);
     }
 
+    private static boolean coarseChosen(Decision d) {
+        return d.millis().backend() == Backend.COARSE || d.millis().backend() == Backend.JNA_COARSE;
+    }
+
+    /** The coarse lag's duration: a tick and a quarter, so that the sawtooth's peak is in it; 2 to 12 ms. */
+    static long coarseLagDurationNs(long resolutionNs) {
+        return Math.max(2_000_000L, Math.min(12_000_000L, resolutionNs + resolutionNs / 4));
+    }
+
+    /**
+     * {@link #coarseLagNs} through the JNI library, without suppliers: at start-up the first lambda
+     * of a JVM costs milliseconds of java.lang.invoke set-up, more than the measurement itself.
+     */
+    static long jniCoarseLagNs(long resolutionNs) {
+        if (resolutionNs <= 0) {
+            return Measurements.UNKNOWN_LAG;
+        }
+        long worst = Long.MIN_VALUE;
+        long end = System.nanoTime() + coarseLagDurationNs(resolutionNs);
+        do {
+            long before = NativeClocks.clockGettime(NativeClocks.CLOCK_REALTIME);
+            long millis = NativeClocks.realtimeCoarseMillis();
+            if (before >= 0) {
+                worst = Math.max(worst, MillisLagMeter.behindNs(before, millis));
+            }
+        } while (System.nanoTime() - end < 0);
+        return worst == Long.MIN_VALUE ? Measurements.UNKNOWN_LAG : worst;
+    }
+
     /**
      * How far the coarse clock is behind CLOCK_REALTIME here: the worst of reads bracketed by the
      * reference over a tick and a quarter (at least 2 ms, at most 12 ms), so that the sawtooth's
@@ -227,7 +272,7 @@ public final class MachineProbe {
         if (resolutionNs <= 0) {
             return Measurements.UNKNOWN_LAG;
         }
-        long durationNs = Math.max(2_000_000L, Math.min(12_000_000L, resolutionNs + resolutionNs / 4));
+        long durationNs = coarseLagDurationNs(resolutionNs);
         List<MillisLagMeter.Result> r = MillisLagMeter.measure(Collections.singletonMap("coarse", coarseMillis),
                 referenceNs, System::nanoTime, durationNs);
         return r.get(0).reads > 0 ? r.get(0).worstBehindNs : Measurements.UNKNOWN_LAG;
