@@ -326,15 +326,17 @@ public final class DecisionMaker {
     private Eval coarseMillis(Ctx c, boolean requireFaster, boolean explicit, String prefix) {
         String why = coarseProblem(c, "CLOCK_REALTIME_COARSE", c.n.jniLoaded(),
                 "the native library did not load" + paren(c.n.jniProblem()));
-        if (why == null) {
-            why = coarseLagProblem(c, explicit);
-        }
         if (why != null) {
             return Eval.no(why);
         }
         double ns = c.m.realtimeCoarseNs();
         if (requireFaster && !faster(ns, c.m.compiledRealtimeNs())) {
             return Eval.no(notFaster("CLOCK_REALTIME_COARSE through JNI", ns, c.m.compiledRealtimeNs(), MILLIS));
+        }
+        // After the cost: the lag is measured only where the clock would be chosen (MachineProbe).
+        why = coarseLagProblem(c, explicit);
+        if (why != null) {
+            return Eval.no(why);
         }
         long res = c.m.coarseResolutionNs();
         long lag = coarseLagNs(c);
