@@ -11,7 +11,7 @@
  *   FC_FAULT_CALIB     sampleTsc reports every other sample's CLOCK_MONOTONIC FC_FAULT_SKEW_NANOS
  *                      late, so the two halves of any calibration disagree and it never converges
  *   FC_FAULT_DEARJNI   realtimeCoarseMillis (the coarse currentTimeMillis) busy-waits FC_FAULT_JNI_SPINS loop rounds
- *                      (a few us) before reading, as if the call into C were dear (the lab's guest
+ *                      (about 1 us) before reading, as if the call into C were dear (the lab's guest
  *                      paid 120 ns for the JNI transition); timed in C (timeCalls) the reads stay cheap
  */
 #define _GNU_SOURCE
@@ -40,7 +40,7 @@
 #define FC_FAULT_STEP_TICKS 1000u
 #endif
 #if defined(FC_FAULT_DEARJNI)
-#define FC_FAULT_JNI_SPINS 5000
+#define FC_FAULT_JNI_SPINS 1000
 static void dear_jni(void) {
     for (volatile int i = 0; i < FC_FAULT_JNI_SPINS; i++) {
     }

@@ -191,8 +191,25 @@ public final class MachineProbe {
                 || settings.millis() != Settings.Millis.AUTO || settings.nanos() != Settings.Nanos.AUTO;
     }
 
-    /** The hard budget of the compiled-cost loop; on this machine it needs 2-4 ms (README, start-up). */
+    /** The compiled-cost loop's hard budget where the system clocks are cheap: it needs 3-5 ms here under the simulator. */
     static final long COMPILED_BUDGET_NANOS = 15_000_000L;
+    /** Its budget at most, where the system clocks are dear (every batch's own two timing reads are system reads). */
+    static final long COMPILED_BUDGET_MAX_NANOS = 60_000_000L;
+
+    /**
+     * Three times what the rounds should take, estimated from the system clocks' cost in C (the
+     * system clocks' batches and every batch's two System.nanoTime reads), at least 15 ms and at most
+     * 60 ms: with 6 us system clocks (an emulated HPET) 15 ms did not hold 100 rounds on this 2-core
+     * machine under a load of 7, and there the application gains most.
+     */
+    static long compiledBudgetNanos(int clocks, int callsPerBatch, double systemNs) {
+        if (Double.isNaN(systemNs)) {
+            return COMPILED_BUDGET_NANOS;
+        }
+        double roundNs = (2.0 * callsPerBatch + 2.0 * clocks + 1) * systemNs + clocks * callsPerBatch * 50.0;
+        double wanted = 3 * roundNs * (CompiledCostMeter.MIN_ROUNDS + COMPILED_EXTRA_ROUNDS);
+        return (long) Math.max(COMPILED_BUDGET_NANOS, Math.min(COMPILED_BUDGET_MAX_NANOS, wanted));
+    }
     /** Rounds beyond CompiledCostMeter.MIN_ROUNDS: the compiled batches the minimum is taken over. */
     static final int COMPILED_EXTRA_ROUNDS = 50;
 
@@ -227,7 +244,11 @@ public final class MachineProbe {
         if (tscRead != null) {
             clocks[k] = CompiledCostMeter.of(tscRead);
         }
-        double[] ns = CompiledCostMeter.nanosPerCall(clocks, COMPILED_BUDGET_NANOS, COMPILED_EXTRA_ROUNDS);
+        Measurements cSide = b.build();
+        double systemNs = Math.max(cSide.realtimeNs(), cSide.monotonicNs());
+        int calls = CompiledCostMeter.callsPerBatch(systemNs);
+        double[] ns = CompiledCostMeter.nanosPerCall(clocks, compiledBudgetNanos(clocks.length, calls, systemNs),
+                COMPILED_EXTRA_ROUNDS, calls);
         k = 0;
         b.compiledRealtimeNs(ns[k++]).compiledMonotonicNs(ns[k++]).realtimeCoarseNs(ns[k++]);
         b.monotonicCoarseNs(coarseNanos ? ns[k++] : Double.NaN);
