@@ -29,11 +29,15 @@ final class CoarseLagWatch implements Runnable {
         void movedToSystemClock(long behindNs, long lagNs, long capNs);
     }
 
+    /** The running watch, if any (one per agent copy): a detach stops it. */
+    private static volatile CoarseLagWatch running;
+
     private final LagCheckedMillis clock;
     private final LongSupplier referenceNs;
     private final long resolutionNs;
     private final Listener listener;
     private long statedNs;
+    private volatile boolean stopped;
 
     CoarseLagWatch(LagCheckedMillis clock, LongSupplier referenceNs, long resolutionNs, long statedNs, Listener listener) {
         this.clock = clock;
@@ -44,6 +48,7 @@ final class CoarseLagWatch implements Runnable {
     }
 
     static Thread start(CoarseLagWatch watch) {
+        running = watch;
         Thread t = new Thread(watch, THREAD_NAME);
         t.setDaemon(true);
         t.start();
@@ -54,12 +59,24 @@ final class CoarseLagWatch implements Runnable {
     public void run() {
         try {
             long periodNs = 1_000_000_000L / SAMPLES_PER_SECOND;
-            while (sample()) {
+            while (!stopped && sample()) {
                 LockSupport.parkNanos(periodNs + ThreadLocalRandom.current().nextLong(Math.max(1, resolutionNs)));
                 Thread.interrupted(); // an early wake-up only: the next sample comes a period later
             }
         } catch (Throwable t) {
             // The clock keeps its last stated L; nothing here may break the host.
+        }
+    }
+
+    /**
+     * After a detach the application's calls no longer reach the coarse clock: the watch ends at its
+     * next wake-up and says nothing more.
+     */
+    static void stopRunning() {
+        CoarseLagWatch w = running;
+        if (w != null) {
+            w.stopped = true;
+            running = null;
         }
     }
 

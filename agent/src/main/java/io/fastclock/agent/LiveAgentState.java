@@ -62,8 +62,10 @@ final class LiveAgentState {
         if (t != null) {
             t.interrupt();
         }
+        CoarseLagWatch.stopRunning();
         refresh();
         AgentState.set(AgentState.MILLIS, "system");
+        AgentState.set(AgentState.MILLIS_LAG_MS, "0");
         AgentState.set(AgentState.NANOS, "system");
         AgentState.set(AgentState.EPOCH, "system");
         AgentState.set(AgentState.ACTIVE, "false");
