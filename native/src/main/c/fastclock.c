@@ -10,6 +10,9 @@
  *   FC_FAULT_CROSSCPU  the cross-CPU check reports one backward TSC step of FC_FAULT_STEP_TICKS
  *   FC_FAULT_CALIB     sampleTsc reports every other sample's CLOCK_MONOTONIC FC_FAULT_SKEW_NANOS
  *                      late, so the two halves of any calibration disagree and it never converges
+ *   FC_FAULT_DEARJNI   realtimeCoarseMillis (the coarse currentTimeMillis) busy-waits FC_FAULT_JNI_SPINS loop rounds
+ *                      (about 1 us) before reading, as if the call into C were dear (the lab's guest
+ *                      paid 120 ns for the JNI transition); timed in C (timeCalls) the reads stay cheap
  */
 #define _GNU_SOURCE
 #include <jni.h>
@@ -35,6 +38,16 @@
 
 #if defined(FC_FAULT_CROSSCPU)
 #define FC_FAULT_STEP_TICKS 1000u
+#endif
+#if defined(FC_FAULT_DEARJNI)
+#define FC_FAULT_JNI_SPINS 1000
+static void dear_jni(void) {
+    for (volatile int i = 0; i < FC_FAULT_JNI_SPINS; i++) {
+    }
+}
+#define DEAR_JNI() dear_jni()
+#else
+#define DEAR_JNI() ((void)0)
 #endif
 #if defined(FC_FAULT_CALIB)
 #include <stdatomic.h>
@@ -181,6 +194,7 @@ static int tsc_flags(void) { return 0; }
 JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_realtimeCoarseMillis(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
+    DEAR_JNI();
     struct timespec ts;
     if (clock_gettime(CLOCK_REALTIME_COARSE, &ts) != 0) {
         return -1; /* cannot happen on Linux >= 2.6.32; the runtime checks it once at start */

@@ -19,6 +19,10 @@
  *   continuously and never backwards. Only CLOCK_MONOTONIC (what System.nanoTime and fastclock's
  *   TSC sampling read); the TSC itself, CLOCK_MONOTONIC_RAW/_COARSE and the wall clocks keep
  *   their rate, so a TSC clock calibrated before AT_MS no longer agrees with CLOCK_MONOTONIC.
+ * - SLOWCLOCK_COARSE_LAG="AT_MS:LAG_MS,..." holds clock_gettime(CLOCK_REALTIME_COARSE) back: from
+ *   AT_MS milliseconds after load (real CLOCK_MONOTONIC) it reads LAG_MS ms behind what the kernel
+ *   gives (the last entry reached counts; before the first, no lag), as when the kernel's tick runs
+ *   late (emulation, steal time). Only that clock id; the other clocks and time() are untouched.
  *
  * Environment (read once, when the library is loaded; a bad value prints one line on stderr
  * naming the variable and is ignored)
@@ -32,6 +36,8 @@
  *   SLOWCLOCK_STEPS      up to 32 steps "AT_MS:DELTA_MS" separated by commas, AT_MS >= 0 and
  *                        non-decreasing, DELTA_MS signed (e.g. "2000:+5000,4000:-10000")
  *   SLOWCLOCK_MONO_PPM   "AT_MS:PPM", AT_MS >= 0, PPM signed in -100000..100000 (e.g. "1500:+5000")
+ *   SLOWCLOCK_COARSE_LAG up to 32 "AT_MS:LAG_MS" separated by commas, AT_MS >= 0 non-decreasing,
+ *                        LAG_MS in 0..60000 (e.g. "0:6,3000:40")
  *   SLOWCLOCK_COUNT      counts the fine reads (in both SLOWCLOCK_FINE modes) and writes the counts
  *                        when the process exits (exit(), a return from main, a JVM's System.exit or
  *                        its main returning; not _exit or a fatal signal): "stderr", or a file path
@@ -96,6 +102,7 @@
 #define NANOS_PER_SECOND 1000000000LL
 #define NANOS_PER_MILLI 1000000LL
 #define MAX_STEPS 32
+#define MAX_COARSE_LAG_MS 60000LL
 /* Bound on |AT_MS| and |cumulative DELTA_MS|: about 31 years; keeps every sum far from overflow. */
 #define MAX_ABS_MS 1000000000000LL
 #define MAX_SPIN_NS 10000000LL
@@ -119,6 +126,10 @@ static long long step_cum_ms[MAX_STEPS];    /* cumulative shift once step i is r
 
 /* Number of steps reached so far; only ever increases. */
 static atomic_int steps_reached;
+
+static int coarse_lag_count;
+static long long coarse_lag_at_ns[MAX_STEPS]; /* real CLOCK_MONOTONIC, absolute */
+static long long coarse_lag_ms[MAX_STEPS];
 
 static int mono_ppm_set;
 static long long mono_ppm_at_ns; /* real CLOCK_MONOTONIC, absolute */
@@ -344,6 +355,16 @@ static int is_wall(clockid_t id) {
   }
 }
 
+/* The lag SLOWCLOCK_COARSE_LAG asks for now, in ms (0 before its first entry). */
+static long long current_coarse_lag_ms(void) {
+  long long now = real_monotonic_ns();
+  long long lag = 0;
+  for (int i = 0; i < coarse_lag_count && now >= coarse_lag_at_ns[i]; i++) {
+    lag = coarse_lag_ms[i];
+  }
+  return lag;
+}
+
 int clock_gettime(clockid_t id, struct timespec *tp) {
   int rc;
   int fine = is_fine(id);
@@ -370,6 +391,12 @@ int clock_gettime(clockid_t id, struct timespec *tp) {
   }
   if (rc == 0 && mono_ppm_set && id == CLOCK_MONOTONIC) {
     skew_monotonic(tp);
+  }
+  if (rc == 0 && coarse_lag_count > 0 && id == CLOCK_REALTIME_COARSE) {
+    long long lag = current_coarse_lag_ms();
+    if (lag != 0) {
+      shift_timespec(tp, -lag);
+    }
   }
   return rc;
 }
@@ -562,6 +589,43 @@ static int parse_steps(const char *value, long long load_ns) {
   return 0;
 }
 
+static int parse_coarse_lag(const char *value, long long load_ns) {
+  long long at[MAX_STEPS];
+  long long lag[MAX_STEPS];
+  int n = 0;
+  long long last_at = 0;
+  const char *p = value;
+  while (*p != '\0') {
+    const char *comma = strchr(p, ',');
+    const char *end = comma != NULL ? comma : p + strlen(p);
+    const char *colon = memchr(p, ':', (size_t)(end - p));
+    long long a;
+    long long l;
+    if (n == MAX_STEPS || colon == NULL || parse_ll(p, colon, 0, MAX_ABS_MS, &a) != 0 ||
+        parse_ll(colon + 1, end, 0, MAX_COARSE_LAG_MS, &l) != 0 || a < last_at) {
+      return -1;
+    }
+    at[n] = load_ns + a * NANOS_PER_MILLI;
+    lag[n] = l;
+    last_at = a;
+    n++;
+    if (comma == NULL) {
+      break;
+    }
+    p = comma + 1;
+    if (*p == '\0') {
+      return -1; /* trailing comma */
+    }
+  }
+  if (n == 0) {
+    return -1;
+  }
+  memcpy(coarse_lag_at_ns, at, sizeof at);
+  memcpy(coarse_lag_ms, lag, sizeof lag);
+  coarse_lag_count = n;
+  return 0;
+}
+
 static int write_all(int fd, const char *buf, size_t len) {
   while (len > 0) {
     ssize_t n = write(fd, buf, len);
@@ -739,6 +803,13 @@ __attribute__((constructor)) static void slowclock_init(void) {
     warn("SLOWCLOCK_STEPS", v,
          "up to 32 AT_MS:DELTA_MS pairs separated by commas, AT_MS >= 0 non-decreasing, "
          "e.g. 2000:+5000,4000:-10000");
+  }
+
+  v = getenv("SLOWCLOCK_COARSE_LAG");
+  if (v != NULL && *v != '\0' && parse_coarse_lag(v, load_ns) != 0) {
+    warn("SLOWCLOCK_COARSE_LAG", v,
+         "up to 32 AT_MS:LAG_MS pairs separated by commas, AT_MS >= 0 non-decreasing, LAG_MS in 0..60000, "
+         "e.g. 0:6,3000:40");
   }
 
   v = getenv("SLOWCLOCK_MONO_PPM");

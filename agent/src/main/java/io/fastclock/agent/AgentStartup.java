@@ -16,6 +16,7 @@ import io.fastclock.clock.CoarseEpoch;
 import io.fastclock.clock.CoarseMillis;
 import io.fastclock.clock.JnaCoarseEpoch;
 import io.fastclock.clock.CoarseNanos;
+import io.fastclock.clock.LagCheckedMillis;
 import io.fastclock.runtime.EpochClock;
 import io.fastclock.runtime.FastClock;
 import io.fastclock.runtime.LongClock;
@@ -29,6 +30,8 @@ import io.fastclock.clock.TscMillis;
 import io.fastclock.clock.TscNanos;
 
 import java.lang.instrument.Instrumentation;
+import java.time.Instant;
+import java.util.function.LongSupplier;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -64,6 +67,10 @@ final class AgentStartup {
         JavaTimeCoverage coverage = JavaTimeCoverage.of(decision, settings, probe.measurements.coarseResolutionNs());
         EpochClock epoch = coverage.table().serves(ClockReplacements.Served.EPOCH) ? epochClock(tsc, probe) : null;
         LongClock millis = millisClock(decision.millis().backend(), tsc, jna);
+        LagCheckedMillis lagChecked = lagChecked(decision, millis);
+        if (lagChecked != null) {
+            millis = lagChecked;
+        }
         LongClock nanos = nanosClock(decision.nanos().backend(), tsc);
         boolean installed = ClockRegistry.install(millis, nanos, epoch);
         FastClock.nanoTime(); // initialise now, off the application's first call
@@ -107,7 +114,12 @@ final class AgentStartup {
                 + " classes loaded before the agent rewritten";
         LiveAgentState.active(startLine, decision.millis().backend(), decision.nanos().backend(),
                 epoch != null && jdk != JdkScope.NONE ? epoch.name() : "system", stats, jdkStats, tsc);
+        LiveAgentState.millisLag(statedLagMs(decision));
         log.info(startLine);
+        if (lagChecked != null) {
+            CoarseLagWatch.start(new CoarseLagWatch(lagChecked, lagReference(probe), probe.measurements.coarseResolutionNs(),
+                    decision.millis().lagNs(), new CoarseLagLines(log)));
+        }
         Telemetry.started(settings, ActivationFactsOf.decision(how, startLine, probe, settings));
         Telemetry.retransformed((int) (stats.rewritten() + jdkStats.rewritten()),
                 (int) (stats.callSites() + jdkStats.callSites()), early.elapsedNanos);
@@ -126,8 +138,9 @@ final class AgentStartup {
         }
         if (log.debugEnabled()) {
             // Guarded: the first String.format in a JVM loads the Formatter machinery, ~10 ms here.
-            log.debug(String.format("start-up took %.1f ms (probe %.1f ms)", (System.nanoTime() - started) / 1e6,
-                    probe.elapsedNanos / 1e6));
+            log.debug(String.format("start-up took %.1f ms (probe %.1f ms, of which compiled costs %.1f ms and the coarse"
+                    + " lag %.1f ms)", (System.nanoTime() - started) / 1e6, probe.elapsedNanos / 1e6,
+                    probe.compiledCostNanos / 1e6, probe.coarseLagNanos / 1e6));
             if (probe.jna != null) {
                 log.debug(String.format("JNA: %s in %.1f ms", probe.jna.available() ? "loaded privately" : probe.jna.problem,
                         probe.jna.elapsedNanos / 1e6));
@@ -183,14 +196,36 @@ final class AgentStartup {
         new AgentLog(level).info(line);
     }
 
+    /** A coarse millis backend is watched while running (CoarseLagWatch); null for the others. */
+    private static LagCheckedMillis lagChecked(Decision decision, LongClock millis) {
+        Backend b = decision.millis().backend();
+        boolean coarse = (b == Backend.COARSE || b == Backend.JNA_COARSE) && !(millis instanceof SystemMillis);
+        return coarse && decision.millis().lagNs() > 0 ? new LagCheckedMillis(millis) : null;
+    }
+
+    /** CLOCK_REALTIME in ns for the watch: through the JNI library, or the JDK's Instant where only JNA is there. */
+    private static LongSupplier lagReference(MachineProbe probe) {
+        if (probe.nativeResult.loaded()) {
+            return () -> NativeClocks.clockGettime(NativeClocks.CLOCK_REALTIME);
+        }
+        return () -> {
+            Instant now = Instant.now();
+            return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        };
+    }
+
+    /** The start line's L in whole ms, rounded up (as the contract's integer check reads it). */
+    static long statedLagMs(Decision decision) {
+        return (Math.max(decision.millis().lagNs(), 0) + 999_999L) / 1_000_000L;
+    }
+
     /** The contract asks for the millis clock's resolution to be reported at start-up. */
     private static String millisResolution(Decision decision, MachineProbe probe) {
         long resolutionNs = decision.millis().backend() == Backend.COARSE
                 ? NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE)
                 : decision.millis().backend() == Backend.JNA_COARSE ? probe.measurements.coarseResolutionNs() : 1_000_000L;
-        long lagNs = Math.max(decision.millis().lagNs(), 0);
         return "currentTimeMillis resolution " + Math.max(1, resolutionNs / 1_000_000L) + " ms, lag up to "
-                + (lagNs + 999_999L) / 1_000_000L + " ms";
+                + statedLagMs(decision) + " ms";
     }
 
     /** A class in a named module must read the boot loader's unnamed module to link to FastClock. */

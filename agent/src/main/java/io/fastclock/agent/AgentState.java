@@ -38,10 +38,13 @@ public final class AgentState {
     public static final String TSC_REANCHORS = "fastclock.tsc.reanchors";
     public static final String TSC_LAST_RATE_CHANGE_PPM = "fastclock.tsc.lastRateChangePpm";
     public static final String FALLBACK = "fastclock.fallback";
+    /** The lag L currentTimeMillis states now, whole ms (restated while running; 0 on the system clock). */
+    public static final String MILLIS_LAG_MS = "fastclock.millisLagMs";
 
     /** Every name above, in the order status prints them. */
     public static final String[] ALL = {STARTED, VERSION, ACTIVE, REASON, MILLIS, NANOS, EPOCH, CLASSES, CALLSITES,
-        JDK_CLASSES, JDK_CALLSITES, TSC_WORST_ERROR_NANOS, TSC_REANCHORS, TSC_LAST_RATE_CHANGE_PPM, FALLBACK};
+        JDK_CLASSES, JDK_CALLSITES, TSC_WORST_ERROR_NANOS, TSC_REANCHORS, TSC_LAST_RATE_CHANGE_PPM, FALLBACK,
+        MILLIS_LAG_MS};
 
     private static final Map<String, String> LIVE = new ConcurrentHashMap<>();
     /** The JVM's agent properties, or null where they could not be reached (then status sees no fastclock). */

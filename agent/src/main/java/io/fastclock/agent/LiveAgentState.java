@@ -38,6 +38,18 @@ final class LiveAgentState {
         startRefresher();
     }
 
+    /** The lag L currentTimeMillis states now, whole ms: at start, and each time it is restated. */
+    static void millisLag(long lagMs) {
+        AgentState.set(AgentState.MILLIS_LAG_MS, Long.toString(lagMs));
+    }
+
+    /** currentTimeMillis went back to the system clock for good (its coarse clock's lag grew past the cap). */
+    static void millisOnSystemClock(String why) {
+        AgentState.set(AgentState.MILLIS, "system");
+        AgentState.set(AgentState.MILLIS_LAG_MS, "0");
+        AgentState.set(AgentState.FALLBACK, why);
+    }
+
     /** After a detach: the refresher stops, the verdict says what was restored. */
     static void detached(String line) {
         Thread t;
@@ -50,8 +62,10 @@ final class LiveAgentState {
         if (t != null) {
             t.interrupt();
         }
+        CoarseLagWatch.stopRunning();
         refresh();
         AgentState.set(AgentState.MILLIS, "system");
+        AgentState.set(AgentState.MILLIS_LAG_MS, "0");
         AgentState.set(AgentState.NANOS, "system");
         AgentState.set(AgentState.EPOCH, "system");
         AgentState.set(AgentState.ACTIVE, "false");

@@ -1,6 +1,8 @@
 package io.fastclock.agent;
 
 import io.fastclock.config.Settings;
+import io.fastclock.measure.CompiledCostMeter;
+import io.fastclock.measure.MillisLagMeter;
 import io.fastclock.measure.NativeCostMeter;
 import io.fastclock.measure.TscChecks;
 import io.fastclock.measure.TscRead;
@@ -9,6 +11,7 @@ import io.fastclock.nativelib.ExtractionRoot;
 import io.fastclock.nativelib.JnaLoader;
 import io.fastclock.nativelib.NativeLibraryExtractor;
 import io.fastclock.nativelib.NativeLibraryLoader;
+import io.fastclock.probe.Backend;
 import io.fastclock.probe.Decision;
 import io.fastclock.probe.DecisionMaker;
 import io.fastclock.probe.MachineFacts;
@@ -18,11 +21,16 @@ import io.fastclock.probe.NativeStatus;
 import io.fastclock.probe.TscHealth;
 import io.fastclock.runtime.LongClock;
 import io.fastclock.clock.NativeClocks;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * Everything the agent and the doctor learn about this machine before deciding: the files
- * (clocksources, CPU flags), the native library, what each clock costs (timed in C), and, when the
- * TSC could be chosen, the TSC checks. Then the decision.
+ * (clocksources, CPU flags), the native library, what each clock costs (timed in C, and, where a
+ * replacement could be chosen, from compiled Java), how far the coarse clock lags CLOCK_REALTIME,
+ * and, when the TSC could be chosen, the TSC checks. Then the decision.
  */
 public final class MachineProbe {
     public final Settings settings;
@@ -43,10 +51,13 @@ public final class MachineProbe {
     public final TscHealth tscHealth;
     public final Decision decision;
     public final long elapsedNanos;
+    /** What timing the clocks from compiled Java and measuring the coarse lag took (0 when not done). */
+    public final long compiledCostNanos;
+    public final long coarseLagNanos;
 
     private MachineProbe(Settings settings, MachineReader reader, MachineFacts facts, NativeLibraryLoader.Result nativeResult,
                          String extractionNotice, JnaLoader.Result jna, NativeStatus nativeStatus, Measurements measurements, TscChecks tscChecks, TscHealth tscHealth, Decision decision,
-                         long elapsedNanos) {
+                         long elapsedNanos, long compiledCostNanos, long coarseLagNanos) {
         this.settings = settings;
         this.reader = reader;
         this.facts = facts;
@@ -59,6 +70,8 @@ public final class MachineProbe {
         this.tscHealth = tscHealth;
         this.decision = decision;
         this.elapsedNanos = elapsedNanos;
+        this.compiledCostNanos = compiledCostNanos;
+        this.coarseLagNanos = coarseLagNanos;
     }
 
     /**
@@ -110,10 +123,17 @@ public final class MachineProbe {
         NativeStatus nativeStatus = new NativeStatus(loaded.loaded(), loaded.problem, jna != null && jna.available(),
                 jna != null ? jna.problem : jnaNotLooked);
         Measurements measurements;
+        long compiledNanos = 0;
+        long lagNanos = 0;
         if (loaded.loaded()) {
             Measurements.Builder b = measureBuilder(NativeCostMeter.forStartup(), facts);
             if (jna != null && jna.available()) {
                 b.jnaCoarseNs(jna.nanosPerCall(NativeClocks.CLOCK_REALTIME_COARSE, JNA_BATCHES, JNA_CALLS));
+            }
+            if (alwaysCheckTsc || replacementPossible(settings, facts, b.build())) {
+                long t0 = System.nanoTime();
+                measureCompiled(b, settings, facts, nativeStatus, alwaysCheckTsc);
+                compiledNanos = System.nanoTime() - t0;
             }
             measurements = b.build();
         } else if (jna != null && jna.available()) {
@@ -132,8 +152,17 @@ public final class MachineProbe {
             health = toHealth(checks);
         }
         Decision decision = new DecisionMaker().decide(settings, facts, measurements, nativeStatus, health);
+        if (loaded.loaded() && (alwaysCheckTsc || coarseChosen(new DecisionMaker().decide(settings, facts,
+                measurements.withCoarseLagNs(0), nativeStatus, health)))) {
+            // The coarse lag only where a coarse clock would be chosen were its lag small: decided
+            // once with no lag, then measured, then decided for real (the decision is pure).
+            long t0 = System.nanoTime();
+            measurements = measurements.withCoarseLagNs(jniCoarseLagNs(NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE)));
+            lagNanos = System.nanoTime() - t0;
+            decision = new DecisionMaker().decide(settings, facts, measurements, nativeStatus, health);
+        }
         return new MachineProbe(settings, reader, facts, loaded, extractionRoot.notice(), jna, nativeStatus, measurements, checks, health, decision,
-                System.nanoTime() - start);
+                System.nanoTime() - start, compiledNanos, lagNanos);
     }
 
     /**
@@ -151,6 +180,123 @@ public final class MachineProbe {
         } catch (ReflectiveOperationException | RuntimeException e) {
             return true;
         }
+    }
+
+    /**
+     * Whether the decision can put a clock on a replacement: only then are the compiled costs and
+     * the coarse lag worth their start-up time.
+     */
+    static boolean replacementPossible(Settings settings, MachineFacts facts, Measurements m) {
+        return settings.mode() == Settings.Mode.ON || slow(settings, facts, m)
+                || settings.millis() != Settings.Millis.AUTO || settings.nanos() != Settings.Nanos.AUTO;
+    }
+
+    /** The compiled-cost loop's hard budget where the system clocks are cheap: it needs 3-5 ms here under the simulator. */
+    static final long COMPILED_BUDGET_NANOS = 15_000_000L;
+    /** Its budget at most, where the system clocks are dear (every batch's own two timing reads are system reads). */
+    static final long COMPILED_BUDGET_MAX_NANOS = 60_000_000L;
+
+    /**
+     * Three times what the rounds should take, estimated from the system clocks' cost in C (the
+     * system clocks' batches and every batch's two System.nanoTime reads), at least 15 ms and at most
+     * 60 ms: with 6 us system clocks (an emulated HPET) 15 ms did not hold 100 rounds on this 2-core
+     * machine under a load of 7, and there the application gains most.
+     */
+    static long compiledBudgetNanos(int clocks, int callsPerBatch, double systemNs) {
+        if (Double.isNaN(systemNs)) {
+            return COMPILED_BUDGET_NANOS;
+        }
+        double roundNs = (2.0 * callsPerBatch + 2.0 * clocks + 1) * systemNs + clocks * callsPerBatch * 50.0;
+        double wanted = 3 * roundNs * (CompiledCostMeter.MIN_ROUNDS + COMPILED_EXTRA_ROUNDS);
+        return (long) Math.max(COMPILED_BUDGET_NANOS, Math.min(COMPILED_BUDGET_MAX_NANOS, wanted));
+    }
+    /** Rounds beyond CompiledCostMeter.MIN_ROUNDS: the compiled batches the minimum is taken over. */
+    static final int COMPILED_EXTRA_ROUNDS = 50;
+
+    /**
+     * The candidates' and the system clocks' costs as JIT-compiled Java pays them (the TSC's as its
+     * cheapest ordered read through JNI; the clock's own arithmetic adds a few ns). What was not
+     * timed, or not within the budget, stays unmeasured, and an unmeasured cost is never faster.
+     */
+    private static void measureCompiled(Measurements.Builder b, Settings settings, MachineFacts facts, NativeStatus nat,
+                                        boolean everything) {
+        TscRead tscRead = null;
+        if (NativeClocks.isX86() && (everything || DecisionMaker.tscStaticBlocker(facts, nat) == null)) {
+            NativeCostMeter meter = NativeCostMeter.forStartup();
+            double best = Double.NaN;
+            for (TscRead r : TscReadChoice.orderedCandidates(NativeClocks.tscFlags())) {
+                double c = meter.nanosPerCall(r.pseudoClockId);
+                if (tscRead == null || c < best) {
+                    tscRead = r;
+                    best = c;
+                }
+            }
+        }
+        boolean coarseNanos = everything || settings.nanos() == Settings.Nanos.COARSE;
+        int[] clocks = new int[2 + 1 + (coarseNanos ? 1 : 0) + (tscRead != null ? 1 : 0)];
+        int k = 0;
+        clocks[k++] = CompiledCostMeter.REALTIME;
+        clocks[k++] = CompiledCostMeter.MONOTONIC;
+        clocks[k++] = CompiledCostMeter.REALTIME_COARSE;
+        if (coarseNanos) {
+            clocks[k++] = CompiledCostMeter.MONOTONIC_COARSE;
+        }
+        if (tscRead != null) {
+            clocks[k] = CompiledCostMeter.of(tscRead);
+        }
+        Measurements cSide = b.build();
+        double systemNs = Math.max(cSide.realtimeNs(), cSide.monotonicNs());
+        int calls = CompiledCostMeter.callsPerBatch(systemNs);
+        double[] ns = CompiledCostMeter.nanosPerCall(clocks, compiledBudgetNanos(clocks.length, calls, systemNs),
+                COMPILED_EXTRA_ROUNDS, calls);
+        k = 0;
+        b.compiledRealtimeNs(ns[k++]).compiledMonotonicNs(ns[k++]).realtimeCoarseNs(ns[k++]);
+        b.monotonicCoarseNs(coarseNanos ? ns[k++] : Double.NaN);
+        b.tscNs(tscRead != null ? ns[k] : Double.NaN);
+    }
+
+    private static boolean coarseChosen(Decision d) {
+        return d.millis().backend() == Backend.COARSE || d.millis().backend() == Backend.JNA_COARSE;
+    }
+
+    /** The coarse lag's duration: a tick and a quarter, so that the sawtooth's peak is in it; 2 to 12 ms. */
+    static long coarseLagDurationNs(long resolutionNs) {
+        return Math.max(2_000_000L, Math.min(12_000_000L, resolutionNs + resolutionNs / 4));
+    }
+
+    /**
+     * {@link #coarseLagNs} through the JNI library, without suppliers: at start-up the first lambda
+     * of a JVM costs milliseconds of java.lang.invoke set-up, more than the measurement itself.
+     */
+    static long jniCoarseLagNs(long resolutionNs) {
+        if (resolutionNs <= 0) {
+            return Measurements.UNKNOWN_LAG;
+        }
+        long worst = Long.MIN_VALUE;
+        long end = System.nanoTime() + coarseLagDurationNs(resolutionNs);
+        do {
+            long before = NativeClocks.clockGettime(NativeClocks.CLOCK_REALTIME);
+            long millis = NativeClocks.realtimeCoarseMillis();
+            if (before >= 0) {
+                worst = Math.max(worst, MillisLagMeter.behindNs(before, millis));
+            }
+        } while (System.nanoTime() - end < 0);
+        return worst == Long.MIN_VALUE ? Measurements.UNKNOWN_LAG : worst;
+    }
+
+    /**
+     * How far the coarse clock is behind CLOCK_REALTIME here: the worst of reads bracketed by the
+     * reference over a tick and a quarter (at least 2 ms, at most 12 ms), so that the sawtooth's
+     * peak is in it. {@link Measurements#UNKNOWN_LAG} when the tick is unknown or no read had a reference.
+     */
+    static long coarseLagNs(LongSupplier coarseMillis, LongSupplier referenceNs, long resolutionNs) {
+        if (resolutionNs <= 0) {
+            return Measurements.UNKNOWN_LAG;
+        }
+        long durationNs = coarseLagDurationNs(resolutionNs);
+        List<MillisLagMeter.Result> r = MillisLagMeter.measure(Collections.singletonMap("coarse", coarseMillis),
+                referenceNs, System::nanoTime, durationNs);
+        return r.get(0).reads > 0 ? r.get(0).worstBehindNs : Measurements.UNKNOWN_LAG;
     }
 
     /** Whether either system clock is slow enough that auto would want a replacement. */
@@ -175,35 +321,34 @@ public final class MachineProbe {
         // a 30 ns clock look like 0 ns on one run and 183 ns (so "slower than JNA") on another.
         double realtime = FastSystemClocksCheck.upperBoundNanosPerCall(true, 0);
         double monotonic = FastSystemClocksCheck.upperBoundNanosPerCall(false, 0);
+        // All three timed the same way (from Java, interpreted): the comparison is like with like.
         return Measurements.builder()
                 .jnaCoarseNs(coarse)
                 .realtimeNs(realtime)
                 .monotonicNs(monotonic)
+                .compiledRealtimeNs(realtime)
+                .compiledMonotonicNs(monotonic)
                 .coarseResolutionNs(jna.coarseResolutionNanos())
+                .coarseLagNs(coarseLagNs(jna.clock::read, MachineProbe::instantNanos, jna.coarseResolutionNanos()))
                 .build();
     }
 
-    static Measurements measure(NativeCostMeter meter, MachineFacts facts) {
-        return measureBuilder(meter, facts).build();
+    /** CLOCK_REALTIME in ns through the JDK (JDK 15+: clock_gettime), where the JNI library is not there. */
+    private static long instantNanos() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
+    /**
+     * The system clocks' cost timed in C (whether they are slow) and the coarse resolution. The
+     * candidates' costs come only from compiled Java ({@link #measureCompiled}): timed in C they
+     * leave out the JNI transition the application pays.
+     */
     static Measurements.Builder measureBuilder(NativeCostMeter meter, MachineFacts facts) {
-        Measurements.Builder b = Measurements.builder()
+        return Measurements.builder()
                 .realtimeNs(meter.nanosPerCall(NativeClocks.CLOCK_REALTIME))
                 .monotonicNs(meter.nanosPerCall(NativeClocks.CLOCK_MONOTONIC))
-                .realtimeCoarseNs(meter.nanosPerCall(NativeClocks.CLOCK_REALTIME_COARSE) + NativeCostMeter.JNI_CALL_NANOS)
-                .monotonicCoarseNs(meter.nanosPerCall(NativeClocks.CLOCK_MONOTONIC_COARSE) + NativeCostMeter.JNI_CALL_NANOS)
                 .coarseResolutionNs(NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE));
-        if (NativeClocks.isX86()) {
-            // The ordered read the clock would use (TscReadChoice picks the cheapest the CPU documents).
-            double tsc = Double.NaN;
-            for (TscRead r : TscReadChoice.orderedCandidates(NativeClocks.tscFlags())) {
-                double c = meter.nanosPerCall(r.pseudoClockId);
-                tsc = Double.isNaN(tsc) || c < tsc ? c : tsc;
-            }
-            b.tscNs(tsc + NativeCostMeter.JNI_CALL_NANOS);
-        }
-        return b;
     }
 
     static TscHealth toHealth(TscChecks checks) {

@@ -10,10 +10,12 @@ import io.fastclock.measure.NativeCostMeter;
 import io.fastclock.measure.TscRead;
 import io.fastclock.measure.TscReadChoice;
 import io.fastclock.probe.Backend;
+import io.fastclock.probe.CoarseLag;
 import io.fastclock.probe.Choice;
 import io.fastclock.probe.Decision;
 import io.fastclock.probe.DecisionMaker;
 import io.fastclock.probe.MachineFacts;
+import io.fastclock.probe.Measurements;
 import io.fastclock.runtime.ClockRegistry;
 import io.fastclock.clock.CoarseMillis;
 import io.fastclock.clock.CoarseNanos;
@@ -54,6 +56,8 @@ final class DoctorReport {
     static final String TSC_MILLIS = "tsc millis";
 
     private final MachineProbe probe;
+    /** auto's decision with every coarse lag the doctor measured: what the lag table's verdicts agree with. */
+    private final Decision auto;
     private final Decision forced;
     private final Map<String, Double> javaCosts;
     private final Map<String, Double> nativeCosts;
@@ -61,11 +65,13 @@ final class DoctorReport {
     private final String tscStartProblem;
     private final MillisLag millisLag;
     /** For what the agent would do with the JDK's clock reads (jdk, instant). */
-    private Settings settings;
+    private final Settings settings;
 
-    private DoctorReport(MachineProbe probe, Decision forced, Map<String, Double> javaCosts,
+    private DoctorReport(Settings settings, MachineProbe probe, Decision auto, Decision forced, Map<String, Double> javaCosts,
                          Map<String, Double> nativeCosts, TscClock tsc, String tscStartProblem, MillisLag millisLag) {
+        this.settings = settings;
         this.probe = probe;
+        this.auto = auto;
         this.forced = forced;
         this.javaCosts = javaCosts;
         this.nativeCosts = nativeCosts;
@@ -79,18 +85,43 @@ final class DoctorReport {
         final String reference;
         final List<MillisLagMeter.Result> results;
         final Map<String, Long> statedLagNs;
+        /** The worst CLOCK_REALTIME_COARSE was behind: at start-up (the probe's) and in this table, or unknown. */
+        final long coarseLagNs;
+        /** What a coarse L may grow to (five ticks), or -1. */
+        final long capNs;
 
-        MillisLag(String reference, List<MillisLagMeter.Result> results, Map<String, Long> statedLagNs) {
+        MillisLag(String reference, List<MillisLagMeter.Result> results, Map<String, Long> statedLagNs, long coarseLagNs,
+                  long capNs) {
             this.reference = reference;
             this.results = results;
             this.statedLagNs = statedLagNs;
+            this.coarseLagNs = coarseLagNs;
+            this.capNs = capNs;
+        }
+
+        /** The coarse backends state the L the agent states from that lag (the decision's own rule). */
+        MillisLag statingFrom(Measurements m) {
+            Map<String, Long> stated = new LinkedHashMap<>(statedLagNs);
+            long res = m.coarseResolutionNs();
+            for (String coarse : new String[] {Backend.COARSE.settingName(), Backend.JNA_COARSE.settingName()}) {
+                if (stated.containsKey(coarse)) {
+                    stated.put(coarse, m.coarseLagNs() == Measurements.UNKNOWN_LAG ? CoarseLag.floorNs(res)
+                            : CoarseLag.statedNs(res, m.coarseLagNs()));
+                }
+            }
+            return new MillisLag(reference, results, stated, coarseLagNs, CoarseLag.capNs(res));
+        }
+
+        /** Whether the backend's reads kept its L, and L is one that may be stated (within the cap). */
+        boolean kept(MillisLagMeter.Result r) {
+            long stated = statedLagNs.get(r.backend);
+            boolean coarse = !r.backend.equals(Backend.TSC.settingName());
+            return r.within(stated) && (!coarse || stated <= capNs);
         }
     }
 
     static DoctorReport collect(Settings settings) {
         MachineProbe probe = MachineProbe.run(settings, true);
-        Decision forced = new DecisionMaker().decide(forcedOn(), probe.facts, probe.measurements,
-                probe.nativeStatus, probe.tscHealth);
 
         Map<String, Double> nativeCosts = new LinkedHashMap<>();
         TscClock tsc = null;
@@ -149,9 +180,13 @@ final class DoctorReport {
             }
         }
         MillisLag lag = measureMillisLag(probe, tsc);
-        DoctorReport report = new DoctorReport(probe, forced, javaCosts, nativeCosts, tsc, tscProblem, lag);
-        report.settings = settings;
-        return report;
+        // The decisions see every coarse lag measured here (start-up's and the table's), so that a
+        // backend the table calls BROKEN is one they do not choose.
+        Measurements seen = probe.measurements.withCoarseLagNs(lag.coarseLagNs);
+        Decision auto = new DecisionMaker().decide(settings, probe.facts, seen, probe.nativeStatus, probe.tscHealth);
+        Decision forced = new DecisionMaker().decide(forcedOn(), probe.facts, seen, probe.nativeStatus, probe.tscHealth);
+        return new DoctorReport(settings, probe, auto, forced, javaCosts, nativeCosts, tsc, tscProblem,
+                lag.statingFrom(seen));
     }
 
     /**
@@ -186,7 +221,13 @@ final class DoctorReport {
         }
         List<MillisLagMeter.Result> results = backends.isEmpty() ? Collections.<MillisLagMeter.Result>emptyList()
                 : MillisLagMeter.measure(backends, reference, System::nanoTime, LAG_NANOS);
-        return new MillisLag(referenceName, results, stated);
+        long coarseLag = probe.measurements.coarseLagNs();
+        for (MillisLagMeter.Result r : results) {
+            if (!r.backend.equals(Backend.TSC.settingName()) && r.reads > 0) {
+                coarseLag = coarseLag == Measurements.UNKNOWN_LAG ? r.worstBehindNs : Math.max(coarseLag, r.worstBehindNs);
+            }
+        }
+        return new MillisLag(referenceName, results, stated, coarseLag, CoarseLag.capNs(res));
     }
 
     private static long instantNanos() {
@@ -290,20 +331,27 @@ final class DoctorReport {
             }
             line(out, "LFENCE", lfenceLine(NativeClocks.tscFlags()));
         }
+        List<String> tscBlockers = DecisionMaker.tscStaticBlockers(probe.facts, probe.nativeStatus);
+        if (!tscBlockers.isEmpty()) {
+            line(out, "TSC not used", "by the agent, for " + (tscBlockers.size() == 1 ? "this reason:" : "each of these reasons:"));
+            for (String why : tscBlockers) {
+                line(out, "", why);
+            }
+        }
         if (tsc != null) {
-            line(out, "TSC clock", String.format(Locale.ROOT, "running; after %d re-anchors it is %.1f us from CLOCK_MONOTONIC",
-                    tsc.reanchors(), tsc.lastErrorNanos() / 1e3));
-        } else if (tscStartProblem != null) {
+            line(out, "TSC clock", String.format(Locale.ROOT, "running%s; after %d re-anchors it is %.1f us from CLOCK_MONOTONIC",
+                    tscBlockers.isEmpty() ? "" : " (for the measurements below only)", tsc.reanchors(), tsc.lastErrorNanos() / 1e3));
+        } else if (tscBlockers.isEmpty() && tscStartProblem != null) {
             line(out, "TSC clock", "not usable: " + tscStartProblem);
         }
 
         out.append("\nCost per call, ns (JIT-compiled Java, best of ").append(ROUNDS).append(" rounds of ")
-                .append(ROUND_NANOS / 1_000_000).append(" ms)\n");
+                .append(ROUND_NANOS / 1_000_000).append(" ms;\n  auto compares costs timed this way, in a few ms at start-up)\n");
         for (Map.Entry<String, Double> e : javaCosts.entrySet()) {
             out.append(String.format(Locale.ROOT, "  %-44s %8.1f%n", e.getKey(), e.getValue()));
         }
         if (!nativeCosts.isEmpty()) {
-            out.append("\nCost per call, ns, timed in C (what the agent measures at start-up)\n");
+            out.append("\nCost per call, ns, timed in C (how the agent judges whether the system clocks are slow)\n");
             for (Map.Entry<String, Double> e : nativeCosts.entrySet()) {
                 out.append(String.format(Locale.ROOT, "  %-44s %8.1f%n", e.getKey(), e.getValue()));
             }
@@ -314,7 +362,7 @@ final class DoctorReport {
         millisLagText(out);
 
         out.append("\nWhat -javaagent:fastclock.jar would do here\n");
-        decision(out, "auto (the default)", probe.decision);
+        decision(out, "auto (the default)", auto);
         decision(out, "mode=on (forced)", forced);
         return out.toString();
     }
@@ -396,14 +444,20 @@ final class DoctorReport {
         out.append("\nMillis lag against CLOCK_REALTIME (").append(millisLag.reference).append(" before and after each read; ")
                 .append(LAG_NANOS / 1_000_000).append(" ms of interleaved reads)\n");
         out.append("  A value b stands for the millisecond [b, b+1): behind = reference - (b+1) ms, ahead = b ms - reference;\n"
-                + "  0 or less is never. The contract: behind at most the stated lag L, ahead at most 1 ms.\n");
+                + "  0 or less is never. The contract: behind at most the stated lag L, ahead at most 1 ms.\n"
+                + "  A coarse clock's L is what the agent states from the lag measured (at start-up, and here): the\n"
+                + "  worst plus a tick, at least two ticks. While running it is restated up to ")
+                .append(millisLag.capNs < 0 ? "five ticks" : DecisionMaker.msText(millisLag.capNs) + " (five ticks)")
+                .append(",\n  beyond which currentTimeMillis goes back to the system clock.\n");
         out.append(String.format(Locale.ROOT, "  %-12s %9s %14s %14s %14s  %s%n", "backend", "reads", "worst behind", "stated lag L",
                 "worst ahead", "contract"));
         for (MillisLagMeter.Result r : millisLag.results) {
             long stated = millisLag.statedLagNs.get(r.backend);
             String verdict = r.reads == 0 ? "no reads" : stated < 0 ? "no lag stated (coarse resolution unknown or too coarse)"
-                    : r.within(stated) ? "kept"
-                    : r.worstBehindNs > stated ? "BROKEN: behind by more than the stated lag" : "BROKEN: ahead by more than 1 ms";
+                    : millisLag.kept(r) ? "kept"
+                    : r.worstAheadNs > MillisLagMeter.AHEAD_BOUND_NS ? "BROKEN: ahead by more than 1 ms"
+                    : r.worstBehindNs > stated ? "BROKEN: behind by more than the stated lag"
+                    : "BROKEN: its lag is over the " + msPrecise(millisLag.capNs) + " a coarse clock may state; auto does not use it";
             out.append(String.format(Locale.ROOT, "  %-12s %9d %14s %14s %14s  %s%n", r.backend, r.reads,
                     r.reads == 0 ? "-" : msPrecise(r.worstBehindNs), stated < 0 ? "unknown" : msPrecise(stated),
                     r.reads == 0 ? "-" : msPrecise(r.worstAheadNs), verdict));
@@ -527,6 +581,7 @@ final class DoctorReport {
             }
         }
         tscMap.put("usableProblem", tscStartProblem);
+        tscMap.put("staticProblems", new ArrayList<Object>(DecisionMaker.tscStaticBlockers(probe.facts, probe.nativeStatus)));
         root.put("tsc", tscMap);
 
         root.put("javaNanosPerCall", new LinkedHashMap<String, Object>(javaCosts));
@@ -545,7 +600,7 @@ final class DoctorReport {
             root.put("tscReads", reads);
         }
         root.put("millisLag", millisLagMap());
-        root.put("auto", decisionMap(probe.decision));
+        root.put("auto", decisionMap(auto));
         root.put("forcedOn", decisionMap(forced));
         return root;
     }
@@ -563,7 +618,7 @@ final class DoctorReport {
             b.put("worstBehindNs", r.reads == 0 ? null : r.worstBehindNs);
             b.put("statedLagNs", stated < 0 ? null : stated);
             b.put("worstAheadNs", r.reads == 0 ? null : r.worstAheadNs);
-            b.put("withinContract", stated < 0 ? null : r.within(stated));
+            b.put("withinContract", stated < 0 ? null : millisLag.kept(r));
             backends.put(r.backend, b);
         }
         m.put("backends", backends);

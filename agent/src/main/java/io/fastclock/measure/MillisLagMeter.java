@@ -110,7 +110,7 @@ public final class MillisLagMeter {
     }
 
     /** Reference before the read − the last ns of millisecond {@code millis}. */
-    static long behindNs(long referenceBeforeNs, long millis) {
+    public static long behindNs(long referenceBeforeNs, long millis) {
         return referenceBeforeNs - (millis * NANOS_PER_MILLI + NANOS_PER_MILLI - 1);
     }
 

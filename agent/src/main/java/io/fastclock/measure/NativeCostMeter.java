@@ -4,13 +4,12 @@ import io.fastclock.clock.NativeClocks;
 
 /**
  * What a clock read costs, timed in C (NativeClocks.timeCalls) so that the answer is the clock's
- * cost and not the interpreter's: the probe runs before anything is JIT-compiled. The minimum of
+ * cost and not the interpreter's: whether the system clocks are slow (the threshold), and the
+ * doctor's table. What a replacement costs the application is another question, answered from
+ * compiled Java with the JNI transition in it (CompiledCostMeter). The minimum of
  * several batches is reported, the usual estimate on a noisy machine.
  */
 public final class NativeCostMeter {
-    /** What a compiled JNI call adds to the C cost (measured 10-13 ns here; see README). */
-    public static final double JNI_CALL_NANOS = 10;
-
     private final int batches;
     private final long callsPerBatch;
 

@@ -36,7 +36,13 @@ public interface FastClockMXBean {
 
     Long getJdkCallSites();
 
-    /** The TSC fallback reason, once it fell back. */
+    /**
+     * The lag L currentTimeMillis states now, whole ms: the start line's, restated while running when
+     * a read of the coarse clock was further behind (0 on the system clock).
+     */
+    Long getMillisLagMs();
+
+    /** The TSC fallback reason, once it fell back (or currentTimeMillis's, once it left the coarse clock). */
     String getFallback();
 
     /** True while a TSC clock runs (it serves a clock and has not fallen back). */

@@ -92,6 +92,11 @@ final class FastClockStatus implements FastClockMXBean {
     }
 
     @Override
+    public Long getMillisLagMs() {
+        return count("millisLagMs");
+    }
+
+    @Override
     public String getFallback() {
         TscFigures t = tsc;
         return property("fallback", t == null ? null : t.fallbackReason());

@@ -16,10 +16,11 @@ import java.util.Locale;
  *   <li>The TSC is usable only on x86_64 with {@code constant_tsc} and {@code nonstop_tsc}, {@code tsc}
  *       still listed in available_clocksource, the JNI library loaded, and the run-time checks
  *       (CPUID invariant TSC, calibration, cross-CPU) passed.</li>
- *   <li>A system clock is slow when the clocksource is known slow or its measured cost is over
+ *   <li>A system clock is slow when the clocksource is known slow or its cost timed in C is over
  *       the threshold. In {@code mode=auto} a clock that is not slow stays on the system clock; a
- *       slow one gets the best allowed backend that is measurably faster (an unmeasured cost is
- *       never "faster").</li>
+ *       slow one gets the best allowed backend that is measurably faster, comparing what
+ *       JIT-compiled Java pays for each (JNI transition included) with what it pays for the system
+ *       clock, timed the same way (an unmeasured cost is never "faster").</li>
  *   <li>{@code mode=on} takes the best allowed backend even when the system clock is fast, but
  *       never an unsafe one, and never JNA when JNA was measured slower than the system clock.</li>
  *   <li>nanoTime: TSC if usable, else the system clock. A coarse nanoTime only when
@@ -30,8 +31,10 @@ import java.util.Locale;
  *   <li>A backend named explicitly ({@code millis=}, {@code nanos=}) is honoured whenever it is
  *       safe, whether or not it is faster (the reason says if it was measured slower); when it
  *       cannot be honoured the clock stays on the system clock with a warning saying why.</li>
- *   <li>A coarse clock is used only when its resolution is known and at most 10 ms, so its lag
- *       (two ticks) can be stated.</li>
+ *   <li>A coarse clock is used only when its resolution is known and at most 10 ms, and its lag
+ *       behind CLOCK_REALTIME was measured at start: it states that lag plus a tick, at least two
+ *       ticks, and is not used when that is over the cap ({@link CoarseLag}). A coarse clock named
+ *       by the user whose lag was not measured states two ticks.</li>
  * </ul>
  */
 public final class DecisionMaker {
@@ -42,8 +45,9 @@ public final class DecisionMaker {
     public static final long TSC_MILLIS_LAG_NS = 1_000_000L;
 
     /**
-     * The lag L a currentTimeMillis backend states (the clock contract's [reference - L, reference + 1 ms]):
-     * coarse and jna-coarse two ticks of CLOCK_REALTIME_COARSE, tsc {@link #TSC_MILLIS_LAG_NS}, system 0;
+     * The least lag L a currentTimeMillis backend states (the clock contract's [reference - L, reference + 1 ms]):
+     * coarse and jna-coarse two ticks of CLOCK_REALTIME_COARSE (the decision states more where the
+     * lag measured at start asks for it, see {@link CoarseLag}), tsc {@link #TSC_MILLIS_LAG_NS}, system 0;
      * -1 when it cannot be stated: a coarse clock whose resolution is unknown or coarser than
      * {@link #MAX_COARSE_RESOLUTION_NS} (such a clock is never used).
      *
@@ -96,6 +100,51 @@ public final class DecisionMaker {
             return "the native library did not load" + paren(nat.jniProblem());
         }
         return null;
+    }
+
+    /** The CPU flags the TSC clock needs, as /proc/cpuinfo names them, with what each promises. */
+    private static final String[][] TSC_FLAGS = {
+        {"tsc", "which says the CPU has a time-stamp counter"},
+        {"constant_tsc", "which says the TSC rate does not follow the CPU frequency"},
+        {"nonstop_tsc", "which says the TSC does not stop in deep idle states"},
+    };
+
+    /**
+     * Every reason, not only the first, why the TSC cannot be used that needs no run-time check: for
+     * the doctor, so that a person sees at once all the kernel and the CPU say. Where sysfs tells, the
+     * kernel's own verdict comes first (tsc left out of available_clocksource), then every missing
+     * CPU flag, then the JNI library. Empty when nothing rules the TSC out yet.
+     */
+    public static List<String> tscStaticBlockers(MachineFacts facts, NativeStatus nat) {
+        List<String> out = new ArrayList<>();
+        if (!facts.isX86_64()) {
+            out.add(tscStaticBlocker(facts, nat));
+            return out;
+        }
+        if (!facts.availableClocksourcesKnown()) {
+            out.add("available_clocksource could not be read, so it is unknown whether the kernel still trusts the TSC");
+        } else if (!facts.tscListedAvailable()) {
+            out.add("the kernel left tsc out of available_clocksource (" + String.join(" ", facts.availableClocksources())
+                    + "): its clocksource watchdog found the TSC unstable, or the kernel never registered it"
+                    + (facts.currentClocksource() == null ? "" : "; the kernel uses " + facts.currentClocksource()));
+        }
+        if (facts.cpuFlags().isEmpty()) {
+            out.add("the CPU flags could not be read from cpuinfo, so constant_tsc and nonstop_tsc cannot be confirmed");
+        } else {
+            List<String> missing = new ArrayList<>();
+            for (String[] flag : TSC_FLAGS) {
+                if (!facts.hasFlag(flag[0])) {
+                    missing.add(flag[0] + " (" + flag[1] + ")");
+                }
+            }
+            if (!missing.isEmpty()) {
+                out.add("the CPU lacks " + String.join(", ", missing));
+            }
+        }
+        if (!nat.jniLoaded()) {
+            out.add("the native library did not load" + paren(nat.jniProblem()));
+        }
+        return out;
     }
 
     /** Why the TSC cannot be used, or null if it can. */
@@ -158,6 +207,7 @@ public final class DecisionMaker {
             this.m = m;
             this.n = n;
             this.tscBlocker = tscBlocker(f, n, h);
+            // Slow: timed in C, against the threshold. Faster: compiled costs against compiled costs.
             this.millisSlow = f.clocksourceKnownSlow() || m.realtimeNs() > s.thresholdNs();
             this.nanosSlow = f.clocksourceKnownSlow() || m.monotonicNs() > s.thresholdNs();
         }
@@ -199,7 +249,7 @@ public final class DecisionMaker {
                 return new Choice(Backend.SYSTEM,
                         "millis=system was requested, so currentTimeMillis stays on the system clock.", 0);
             case COARSE:
-                return explicitMillis(c, "coarse", coarseMillis(c, false, null), c.m.realtimeCoarseNs(), warnings);
+                return explicitMillis(c, "coarse", coarseMillis(c, false, true, null), c.m.realtimeCoarseNs(), warnings);
             case TSC:
                 return explicitMillis(c, "tsc", tscMillis(c, false, null), c.m.tscNs(), warnings);
             case JNA_COARSE:
@@ -219,7 +269,7 @@ public final class DecisionMaker {
 
         boolean fineCoarse = c.n.jniLoaded() && res > 0 && res <= 1_000_000L;
         if (fineCoarse) {
-            Eval e = coarseMillis(c, requireFaster, prefix);
+            Eval e = coarseMillis(c, requireFaster, false, prefix);
             if (e.choice != null) {
                 return e.choice;
             }
@@ -234,7 +284,7 @@ public final class DecisionMaker {
         }
         addDistinct(whyNot, tsc.whyNot);
         if (!fineCoarse) {
-            Eval e = coarseMillis(c, requireFaster, prefix + "; the TSC clock is not used because " + tsc.whyNot);
+            Eval e = coarseMillis(c, requireFaster, false, prefix + "; the TSC clock is not used because " + tsc.whyNot);
             if (e.choice != null) {
                 return e.choice;
             }
@@ -260,12 +310,12 @@ public final class DecisionMaker {
             warnings.add(text);
             return new Choice(Backend.SYSTEM, text + ".", 0);
         }
-        String slower = slowerNote(name, "millis", candidateNs, MILLIS, c.m.realtimeNs());
+        String slower = slowerNote(name, "millis", candidateNs, MILLIS, c.m.compiledRealtimeNs());
         if (slower != null) {
             warnings.add(slower);
         }
         return new Choice(e.choice.backend(), "millis=" + name + " was requested: " + e.choice.reason()
-                + slowerSentence(candidateNs, MILLIS, c.m.realtimeNs()), e.choice.lagNs());
+                + slowerSentence(candidateNs, MILLIS, c.m.compiledRealtimeNs()), e.choice.lagNs());
     }
 
     /**
@@ -273,21 +323,63 @@ public final class DecisionMaker {
      *
      * @param prefix start of the reason sentence; null for a bare description (explicit request)
      */
-    private Eval coarseMillis(Ctx c, boolean requireFaster, String prefix) {
+    private Eval coarseMillis(Ctx c, boolean requireFaster, boolean explicit, String prefix) {
         String why = coarseProblem(c, "CLOCK_REALTIME_COARSE", c.n.jniLoaded(),
                 "the native library did not load" + paren(c.n.jniProblem()));
         if (why != null) {
             return Eval.no(why);
         }
         double ns = c.m.realtimeCoarseNs();
-        if (requireFaster && !faster(ns, c.m.realtimeNs())) {
-            return Eval.no("CLOCK_REALTIME_COARSE through JNI was not measurably faster (" + ns(ns) + ")");
+        if (requireFaster && !faster(ns, c.m.compiledRealtimeNs())) {
+            return Eval.no(notFaster("CLOCK_REALTIME_COARSE through JNI", ns, c.m.compiledRealtimeNs(), MILLIS));
+        }
+        // After the cost: the lag is measured only where the clock would be chosen (MachineProbe).
+        why = coarseLagProblem(c, explicit);
+        if (why != null) {
+            return Eval.no(why);
         }
         long res = c.m.coarseResolutionNs();
-        long lag = statedMillisLagNs(Backend.COARSE, res);
-        String what = "CLOCK_REALTIME_COARSE through JNI (" + ns(ns) + " a read), which ticks every " + ms(res)
-                + " and lags the system clock by up to " + ms(lag) + ".";
+        long lag = coarseLagNs(c);
+        String what = "CLOCK_REALTIME_COARSE through JNI (" + ns(ns) + " a read from compiled Java), which ticks every "
+                + ms(res) + " and lags the system clock by up to " + ms(lag) + lagNote(c) + ".";
         return new Eval(new Choice(Backend.COARSE, sentence(prefix, "currentTimeMillis uses " + what), lag), null);
+    }
+
+    /** The L a coarse millis states here: from the lag measured at start, or two ticks where none was measured. */
+    private static long coarseLagNs(Ctx c) {
+        long res = c.m.coarseResolutionNs();
+        long measured = c.m.coarseLagNs();
+        return measured == Measurements.UNKNOWN_LAG ? CoarseLag.floorNs(res) : CoarseLag.statedNs(res, measured);
+    }
+
+    /** " (measured up to 3.2 ms behind at start-up, plus a tick)" or "". */
+    private static String lagNote(Ctx c) {
+        long measured = c.m.coarseLagNs();
+        if (measured == Measurements.UNKNOWN_LAG) {
+            return " (two ticks: its lag was not measured)";
+        }
+        return " (measured " + (measured <= 0 ? "never behind" : "up to " + ms(measured) + " behind")
+                + " CLOCK_REALTIME, plus a tick of margin, at least two ticks)";
+    }
+
+    /**
+     * Why the coarse clock's lag cannot be stated, or null. auto and mode=on need it measured and
+     * within the cap; a coarse clock named by the user takes two ticks where it was not measured,
+     * and is refused like any other when the measured lag is over the cap.
+     */
+    private static String coarseLagProblem(Ctx c, boolean explicit) {
+        long res = c.m.coarseResolutionNs();
+        long measured = c.m.coarseLagNs();
+        if (measured == Measurements.UNKNOWN_LAG) {
+            return explicit ? null
+                    : "the coarse clock's lag behind CLOCK_REALTIME was not measured, so its lag cannot be stated";
+        }
+        long stated = CoarseLag.statedNs(res, measured);
+        if (!CoarseLag.withinCap(res, stated)) {
+            return "CLOCK_REALTIME_COARSE was measured " + ms(measured) + " behind CLOCK_REALTIME, so its lag (" + ms(stated)
+                    + " with a tick of margin) is over the " + ms(CoarseLag.capNs(res)) + " accepted";
+        }
+        return null;
     }
 
     private Eval tscMillis(Ctx c, boolean requireFaster, String prefix) {
@@ -295,8 +387,8 @@ public final class DecisionMaker {
             return Eval.no(c.tscBlocker);
         }
         double ns = c.m.tscNs();
-        if (requireFaster && !faster(ns, c.m.realtimeNs())) {
-            return Eval.no("the TSC clock was not measurably faster (" + ns(ns) + ")");
+        if (requireFaster && !faster(ns, c.m.compiledRealtimeNs())) {
+            return Eval.no(notFaster("the TSC clock", ns, c.m.compiledRealtimeNs(), MILLIS));
         }
         long lag = statedMillisLagNs(Backend.TSC, c.m.coarseResolutionNs());
         String what = "the TSC clock (" + ns(ns) + " a read), which keeps within "
@@ -308,11 +400,14 @@ public final class DecisionMaker {
     private Eval jnaMillis(Ctx c, boolean requireFaster, boolean explicit, String prefix) {
         String why = coarseProblem(c, "CLOCK_REALTIME_COARSE", c.n.jnaAvailable(),
                 "JNA is not available" + paren(c.n.jnaProblem()));
+        if (why == null) {
+            why = coarseLagProblem(c, explicit);
+        }
         if (why != null) {
             return Eval.no(why);
         }
         double ns = c.m.jnaCoarseNs();
-        double sys = c.m.realtimeNs();
+        double sys = c.m.compiledRealtimeNs();
         if (requireFaster && !faster(ns, sys)) {
             return Eval.no("CLOCK_REALTIME_COARSE through JNA was not measurably faster (" + ns(ns) + ")");
         }
@@ -320,9 +415,9 @@ public final class DecisionMaker {
             return Eval.no("CLOCK_REALTIME_COARSE through JNA costs " + ns(ns) + ", no less than the system clock");
         }
         long res = c.m.coarseResolutionNs();
-        long lag = statedMillisLagNs(Backend.JNA_COARSE, res);
+        long lag = coarseLagNs(c);
         String what = "CLOCK_REALTIME_COARSE through JNA (" + ns(ns) + " a read), which ticks every " + ms(res)
-                + " and lags the system clock by up to " + ms(lag) + ".";
+                + " and lags the system clock by up to " + ms(lag) + lagNote(c) + ".";
         return new Eval(new Choice(Backend.JNA_COARSE, sentence(prefix, "currentTimeMillis uses " + what), lag), null);
     }
 
@@ -330,6 +425,7 @@ public final class DecisionMaker {
 
     private Choice decideNanos(Ctx c, List<String> warnings) {
         double sys = c.m.monotonicNs();
+        double compiledSys = c.m.compiledMonotonicNs();
         switch (c.s.nanos()) {
             case SYSTEM:
                 return new Choice(Backend.SYSTEM, "nanos=system was requested, so nanoTime stays on the system clock.", 0);
@@ -347,10 +443,10 @@ public final class DecisionMaker {
                 String reason = "nanos=coarse was requested: nanoTime uses CLOCK_MONOTONIC_COARSE through JNI ("
                         + ns(ns) + " a read), which ticks only every " + ms(res) + " and lags the system clock by up to "
                         + ms(2 * res) + ".";
-                String slower = slowerNote("coarse", "nanos", ns, NANOS, sys);
+                String slower = slowerNote("coarse", "nanos", ns, NANOS, compiledSys);
                 if (slower != null) {
                     warnings.add(slower);
-                    reason += slowerSentence(ns, NANOS, sys);
+                    reason += slowerSentence(ns, NANOS, compiledSys);
                 }
                 return new Choice(Backend.COARSE, reason, 2 * res);
             }
@@ -362,10 +458,10 @@ public final class DecisionMaker {
                     return new Choice(Backend.SYSTEM, text + ".", 0);
                 }
                 String reason = "nanos=tsc was requested: nanoTime uses the TSC clock (" + ns(c.m.tscNs()) + " a read).";
-                String slower = slowerNote("tsc", "nanos", c.m.tscNs(), NANOS, sys);
+                String slower = slowerNote("tsc", "nanos", c.m.tscNs(), NANOS, compiledSys);
                 if (slower != null) {
                     warnings.add(slower);
-                    reason += slowerSentence(c.m.tscNs(), NANOS, sys);
+                    reason += slowerSentence(c.m.tscNs(), NANOS, compiledSys);
                 }
                 return new Choice(Backend.TSC, reason, 0);
             }
@@ -392,9 +488,9 @@ public final class DecisionMaker {
                     + "; so nanoTime stays on the system clock" + noCoarse + ".", 0);
         }
         double tsc = c.m.tscNs();
-        if (!faster(tsc, sys)) {
-            return new Choice(Backend.SYSTEM, prefix + ", but the TSC clock was not measurably faster (" + ns(tsc)
-                    + "), so nanoTime stays on the system clock.", 0);
+        if (!faster(tsc, compiledSys)) {
+            return new Choice(Backend.SYSTEM, prefix + ", but " + notFaster("the TSC clock", tsc, compiledSys, NANOS)
+                    + ", so nanoTime stays on the system clock.", 0);
         }
         return new Choice(Backend.TSC, prefix + "; nanoTime uses the TSC clock (" + ns(tsc) + " a read).", 0);
     }
@@ -415,6 +511,17 @@ public final class DecisionMaker {
                     + " accepted";
         }
         return null;
+    }
+
+    /**
+     * "the TSC clock was not measurably faster from compiled Java (250 ns a read against 130 ns for
+     * System.currentTimeMillis)", or "... (unmeasured)".
+     */
+    private static String notFaster(String what, double candidateNs, double systemNs, String clock) {
+        String numbers = Double.isNaN(candidateNs) ? "unmeasured"
+                : Double.isNaN(systemNs) ? ns(candidateNs) + " a read; " + clock + " unmeasured"
+                : ns(candidateNs) + " a read against " + ns(systemNs) + " for " + clock;
+        return what + " was not measurably faster from compiled Java (" + numbers + ")";
     }
 
     /** "System.currentTimeMillis costs 24 ns here (clocksource tsc), under the 100 ns threshold". */
@@ -514,6 +621,11 @@ public final class DecisionMaker {
             return String.format(Locale.ROOT, "%.1f ns", ns);
         }
         return Math.round(ns) + " ns";
+    }
+
+    /** {@link #ms(long)} for other classes' lines: "9.8 ms", "250 us". */
+    public static String msText(long ns) {
+        return ms(ns);
     }
 
     /** "4 ms", "3.33 ms", "250 us", "unknown". */

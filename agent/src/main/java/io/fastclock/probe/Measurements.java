@@ -1,9 +1,15 @@
 package io.fastclock.probe;
 
 /**
- * What the clocks cost on this machine, in ns per call as measured in C ({@link Double#NaN} when
- * not measured; negative or infinite values are taken as not measured), and the resolution of the
- * coarse clock (-1 when unknown; zero or negative values are taken as unknown). Immutable; build with {@link #builder()}.
+ * What the clocks cost on this machine, in ns per call ({@link Double#NaN} when not measured;
+ * negative or infinite values are taken as not measured), the resolution of the coarse clock (-1
+ * when unknown; zero or negative values are taken as unknown) and how far the coarse clock was
+ * measured behind CLOCK_REALTIME. Immutable; build with {@link #builder()}.
+ *
+ * <p>Two ways of timing: the system clocks' cost timed in C ({@link #realtimeNs()}, {@link #monotonicNs()})
+ * decides whether they are slow (the threshold); every cost that {@code auto} compares (the
+ * candidates, and the system clocks' {@link #compiledRealtimeNs()} and {@link #compiledMonotonicNs()})
+ * is what JIT-compiled Java pays, JNI transition included.
  */
 public final class Measurements {
     private final double realtimeNs;
@@ -13,18 +19,39 @@ public final class Measurements {
     private final double tscNs;
     private final double jnaCoarseNs;
     private final long coarseResolutionNs;
+    private final double compiledRealtimeNs;
+    private final double compiledMonotonicNs;
+    private final long coarseLagNs;
 
-    /**
-     * @param realtimeNs         what System.currentTimeMillis costs (CLOCK_REALTIME)
-     * @param monotonicNs        what System.nanoTime costs (CLOCK_MONOTONIC)
-     * @param realtimeCoarseNs   CLOCK_REALTIME_COARSE through JNI
-     * @param monotonicCoarseNs  CLOCK_MONOTONIC_COARSE through JNI
-     * @param tscNs              one ordered TSC read through the runtime
-     * @param jnaCoarseNs        CLOCK_REALTIME_COARSE through JNA
-     * @param coarseResolutionNs clock_getres of CLOCK_REALTIME_COARSE, or -1 if unknown
-     */
+    /** Nothing measured of the compiled costs and the coarse lag (tests, the doctor's old callers). */
     public Measurements(double realtimeNs, double monotonicNs, double realtimeCoarseNs, double monotonicCoarseNs,
                         double tscNs, double jnaCoarseNs, long coarseResolutionNs) {
+        this(realtimeNs, monotonicNs, realtimeCoarseNs, monotonicCoarseNs, tscNs, jnaCoarseNs, coarseResolutionNs,
+                Double.NaN, Double.NaN, UNKNOWN_LAG);
+    }
+
+    /** {@link #coarseLagNs()} when the coarse clock's lag was not measured. */
+    public static final long UNKNOWN_LAG = Long.MIN_VALUE;
+
+    /**
+     * @param realtimeNs          what System.currentTimeMillis costs (CLOCK_REALTIME), timed in C
+     * @param monotonicNs         what System.nanoTime costs (CLOCK_MONOTONIC), timed in C
+     * @param realtimeCoarseNs    CLOCK_REALTIME_COARSE through JNI, from compiled Java
+     * @param monotonicCoarseNs   CLOCK_MONOTONIC_COARSE through JNI, from compiled Java
+     * @param tscNs               one ordered TSC read through JNI, from compiled Java
+     * @param jnaCoarseNs         CLOCK_REALTIME_COARSE through JNA, timed in Java
+     * @param coarseResolutionNs  clock_getres of CLOCK_REALTIME_COARSE, or -1 if unknown
+     * @param compiledRealtimeNs  System.currentTimeMillis from compiled Java
+     * @param compiledMonotonicNs System.nanoTime from compiled Java
+     * @param coarseLagNs         the worst the coarse clock was measured behind CLOCK_REALTIME at start
+     *                            (MillisLagMeter's "behind"), or {@link #UNKNOWN_LAG}
+     */
+    public Measurements(double realtimeNs, double monotonicNs, double realtimeCoarseNs, double monotonicCoarseNs,
+                        double tscNs, double jnaCoarseNs, long coarseResolutionNs, double compiledRealtimeNs,
+                        double compiledMonotonicNs, long coarseLagNs) {
+        this.compiledRealtimeNs = clean(compiledRealtimeNs);
+        this.compiledMonotonicNs = clean(compiledMonotonicNs);
+        this.coarseLagNs = coarseLagNs;
         this.realtimeNs = clean(realtimeNs);
         this.monotonicNs = clean(monotonicNs);
         this.realtimeCoarseNs = clean(realtimeCoarseNs);
@@ -72,6 +99,27 @@ public final class Measurements {
         return jnaCoarseNs;
     }
 
+    /** System.currentTimeMillis as JIT-compiled Java pays it. */
+    public double compiledRealtimeNs() {
+        return compiledRealtimeNs;
+    }
+
+    /** System.nanoTime as JIT-compiled Java pays it. */
+    public double compiledMonotonicNs() {
+        return compiledMonotonicNs;
+    }
+
+    /** The worst the coarse clock was measured behind CLOCK_REALTIME at start-up, or {@link #UNKNOWN_LAG}. */
+    public long coarseLagNs() {
+        return coarseLagNs;
+    }
+
+    /** A copy with the coarse lag replaced (the doctor, after its longer measurement). */
+    public Measurements withCoarseLagNs(long lagNs) {
+        return new Measurements(realtimeNs, monotonicNs, realtimeCoarseNs, monotonicCoarseNs, tscNs, jnaCoarseNs,
+                coarseResolutionNs, compiledRealtimeNs, compiledMonotonicNs, lagNs);
+    }
+
     /** clock_getres of CLOCK_REALTIME_COARSE in ns, or -1 if unknown. */
     public long coarseResolutionNs() {
         return coarseResolutionNs;
@@ -81,7 +129,8 @@ public final class Measurements {
     public String toString() {
         return "Measurements{realtime=" + realtimeNs + ", monotonic=" + monotonicNs + ", realtimeCoarse="
                 + realtimeCoarseNs + ", monotonicCoarse=" + monotonicCoarseNs + ", tsc=" + tscNs + ", jnaCoarse="
-                + jnaCoarseNs + ", coarseResolutionNs=" + coarseResolutionNs + "}";
+                + jnaCoarseNs + ", coarseResolutionNs=" + coarseResolutionNs + ", compiledRealtime=" + compiledRealtimeNs
+                + ", compiledMonotonic=" + compiledMonotonicNs + ", coarseLagNs=" + coarseLagNs + "}";
     }
 
     public static final class Builder {
@@ -92,8 +141,26 @@ public final class Measurements {
         private double tscNs = Double.NaN;
         private double jnaCoarseNs = Double.NaN;
         private long coarseResolutionNs = -1;
+        private double compiledRealtimeNs = Double.NaN;
+        private double compiledMonotonicNs = Double.NaN;
+        private long coarseLagNs = UNKNOWN_LAG;
 
         private Builder() {}
+
+        public Builder compiledRealtimeNs(double v) {
+            compiledRealtimeNs = v;
+            return this;
+        }
+
+        public Builder compiledMonotonicNs(double v) {
+            compiledMonotonicNs = v;
+            return this;
+        }
+
+        public Builder coarseLagNs(long v) {
+            coarseLagNs = v;
+            return this;
+        }
 
         public Builder realtimeNs(double v) {
             realtimeNs = v;
@@ -132,7 +199,7 @@ public final class Measurements {
 
         public Measurements build() {
             return new Measurements(realtimeNs, monotonicNs, realtimeCoarseNs, monotonicCoarseNs, tscNs,
-                    jnaCoarseNs, coarseResolutionNs);
+                    jnaCoarseNs, coarseResolutionNs, compiledRealtimeNs, compiledMonotonicNs, coarseLagNs);
         }
     }
 }

@@ -17,13 +17,13 @@ class DecisionMakerTest {
     /** An HPET machine: fine reads are syscalls, coarse reads vDSO. */
     static Measurements hpet(long coarseResNs) {
         return Measurements.builder().realtimeNs(600).monotonicNs(612).realtimeCoarseNs(8).monotonicCoarseNs(8)
-                .tscNs(15).jnaCoarseNs(160).coarseResolutionNs(coarseResNs).build();
+                .tscNs(15).jnaCoarseNs(160).coarseResolutionNs(coarseResNs).compiledRealtimeNs(600).compiledMonotonicNs(612).coarseLagNs(coarseResNs * 3 / 4).build();
     }
 
     /** A machine on the tsc clocksource: everything is vDSO-fast. */
     static Measurements fast(long coarseResNs) {
         return Measurements.builder().realtimeNs(24).monotonicNs(23).realtimeCoarseNs(7).monotonicCoarseNs(7)
-                .tscNs(15).jnaCoarseNs(160).coarseResolutionNs(coarseResNs).build();
+                .tscNs(15).jnaCoarseNs(160).coarseResolutionNs(coarseResNs).compiledRealtimeNs(24).compiledMonotonicNs(23).coarseLagNs(coarseResNs * 3 / 4).build();
     }
 
     static final NativeStatus JNI = NativeStatus.jniOnly();
@@ -132,7 +132,7 @@ class DecisionMakerTest {
     @Test
     void xenGuest() {
         Measurements xen = Measurements.builder().realtimeNs(950).monotonicNs(940).realtimeCoarseNs(9)
-                .monotonicCoarseNs(9).tscNs(18).coarseResolutionNs(4_000_000).build();
+                .monotonicCoarseNs(9).tscNs(18).coarseResolutionNs(4_000_000).compiledRealtimeNs(950).compiledMonotonicNs(940).coarseLagNs(4_000_000 * 3 / 4).build();
         Decision d = decide("", "xen", xen, JNI, HEALTHY);
         assertEquals(Backend.TSC, d.millis().backend());
         assertEquals(Backend.TSC, d.nanos().backend());
@@ -148,7 +148,7 @@ class DecisionMakerTest {
     @Test
     void acpiPm() {
         Measurements acpi = Measurements.builder().realtimeNs(1400).monotonicNs(1390).realtimeCoarseNs(8)
-                .monotonicCoarseNs(8).coarseResolutionNs(4_000_000).build();
+                .monotonicCoarseNs(8).coarseResolutionNs(4_000_000).compiledRealtimeNs(1400).compiledMonotonicNs(1390).coarseLagNs(4_000_000 * 3 / 4).build();
         Decision d = decide("", "acpi_pm", acpi, JNI, TscHealth.notChecked());
         assertEquals(Backend.COARSE, d.millis().backend());
         assertContains(d.millis().reason(), "1400 ns", "acpi_pm", "constant_tsc");
@@ -347,7 +347,7 @@ class DecisionMakerTest {
         assertEquals(Backend.SYSTEM, d.nanos().backend());
 
         Measurements jnaSlow = Measurements.builder().realtimeNs(150).monotonicNs(150).jnaCoarseNs(160)
-                .coarseResolutionNs(4_000_000).build();
+                .coarseResolutionNs(4_000_000).compiledRealtimeNs(150).compiledMonotonicNs(150).coarseLagNs(4_000_000 * 3 / 4).build();
         Decision slow = decide("", "hpet-healthy-tsc", jnaSlow, JNA_ONLY, TscHealth.notChecked());
         assertEquals(Backend.SYSTEM, slow.millis().backend());
         assertContains(slow.millis().reason(), "not measurably faster (160 ns)");
@@ -370,11 +370,11 @@ class DecisionMakerTest {
     @Test
     void unmeasuredIsNeverFaster() {
         Measurements onlySystem = Measurements.builder().realtimeNs(600).monotonicNs(600)
-                .coarseResolutionNs(4_000_000).build();
+                .coarseResolutionNs(4_000_000).compiledRealtimeNs(600).compiledMonotonicNs(600).coarseLagNs(4_000_000 * 3 / 4).build();
         Decision d = decide("", "hpet-healthy-tsc", onlySystem, JNI, HEALTHY);
         assertFalse(d.active(), d.toString());
-        assertContains(d.millis().reason(), "not measurably faster (unmeasured)");
-        assertContains(d.nanos().reason(), "not measurably faster (unmeasured)");
+        assertContains(d.millis().reason(), "not measurably faster from compiled Java (unmeasured)");
+        assertContains(d.nanos().reason(), "not measurably faster from compiled Java (unmeasured)");
 
         // Known slow clocksource but nothing measured: still nothing is "faster".
         Decision none = decide("", "hpet-healthy-tsc", Measurements.none(), JNI, HEALTHY);
@@ -390,7 +390,7 @@ class DecisionMakerTest {
     @Test
     void thresholdDecidesSlownessOnAnUnremarkableClocksource() {
         Measurements m = Measurements.builder().realtimeNs(150).monotonicNs(150).realtimeCoarseNs(7)
-                .tscNs(15).coarseResolutionNs(1_000_000).build();
+                .tscNs(15).coarseResolutionNs(1_000_000).compiledRealtimeNs(150).compiledMonotonicNs(150).coarseLagNs(1_000_000 * 3 / 4).build();
         Decision slow = decide("", "tsc", m, JNI, HEALTHY);
         assertEquals(Backend.COARSE, slow.millis().backend());
         assertEquals(Backend.TSC, slow.nanos().backend());
@@ -439,7 +439,7 @@ class DecisionMakerTest {
     @Test
     void tooCoarseAClockIsRefused() {
         Measurements m = Measurements.builder().realtimeNs(600).monotonicNs(600).realtimeCoarseNs(8)
-                .coarseResolutionNs(40_000_000).build();
+                .coarseResolutionNs(40_000_000).compiledRealtimeNs(600).compiledMonotonicNs(600).coarseLagNs(40_000_000 * 3 / 4).build();
         Decision d = decide("", "hpet-tsc-demoted", m, JNI, HEALTHY);
         assertEquals(Backend.SYSTEM, d.millis().backend());
         assertContains(d.millis().reason(), "ticks only every 40 ms, coarser than the 10 ms accepted");
@@ -454,5 +454,128 @@ class DecisionMakerTest {
         assertEquals("4 ms", DecisionMaker.ms(4_000_000));
         assertEquals("3.33 ms", DecisionMaker.ms(3_333_333));
         assertEquals("250 us", DecisionMaker.ms(250_000));
+    }
+
+    // ------------------------------------------------------------------ compiled costs and the measured lag
+
+    /**
+     * The guest seen in the QEMU lab: on tsc, the system clock timed in C just over the threshold,
+     * while from compiled Java the coarse clock through JNI cost twice the system clock.
+     */
+    static Measurements guestWithSlowJni() {
+        return Measurements.builder().realtimeNs(112).monotonicNs(108).compiledRealtimeNs(130).compiledMonotonicNs(128)
+                .realtimeCoarseNs(250).monotonicCoarseNs(250).tscNs(260).coarseResolutionNs(4_000_000)
+                .coarseLagNs(3_000_000).build();
+    }
+
+    @Test
+    void autoNeverPicksABackendMeasuredSlowerFromCompiledJava() {
+        Decision d = decide("", "tsc", guestWithSlowJni(), JNI, HEALTHY);
+        assertFalse(d.active(), d.toString());
+        assertEquals(Backend.SYSTEM, d.millis().backend());
+        assertContains(d.millis().reason(), "112 ns", "CLOCK_REALTIME_COARSE through JNI was not measurably faster from"
+                + " compiled Java (250 ns a read against 130 ns for System.currentTimeMillis)");
+        assertEquals(Backend.SYSTEM, d.nanos().backend());
+        assertContains(d.nanos().reason(), "the TSC clock was not measurably faster from compiled Java (260 ns a read"
+                + " against 128 ns for System.nanoTime)");
+        // mode=on takes the best allowed backend even where it is not faster; a named one is honoured with its warning.
+        Decision named = decide("millis=coarse", "tsc", guestWithSlowJni(), JNI, HEALTHY);
+        assertEquals(Backend.COARSE, named.millis().backend());
+        assertContains(String.join(" ", named.warnings()), "millis=coarse is honoured because it was requested",
+                "250 ns", "130 ns");
+    }
+
+    @Test
+    void theComparisonUsesCompiledCostsNotTheCOnes() {
+        // In C the coarse read looks cheap (10 ns + a constant for JNI), but compiled Java measured it slower.
+        Measurements m = Measurements.builder().realtimeNs(600).monotonicNs(612).compiledRealtimeNs(200)
+                .compiledMonotonicNs(210).realtimeCoarseNs(220).tscNs(230).coarseResolutionNs(4_000_000)
+                .coarseLagNs(3_000_000).build();
+        Decision d = decide("", "hpet-tsc-demoted", m, JNI, HEALTHY);
+        assertFalse(d.active(), d.toString());
+        Decision cheaper = decide("", "hpet-tsc-demoted", Measurements.builder().realtimeNs(600).monotonicNs(612)
+                .compiledRealtimeNs(200).compiledMonotonicNs(210).realtimeCoarseNs(190).coarseResolutionNs(4_000_000)
+                .coarseLagNs(3_000_000).build(), JNI, HEALTHY);
+        assertEquals(Backend.COARSE, cheaper.millis().backend());
+        assertContains(cheaper.millis().reason(), "190 ns a read from compiled Java");
+    }
+
+    @Test
+    void unmeasuredCompiledSystemCostIsNeverBeaten() {
+        Measurements m = Measurements.builder().realtimeNs(600).monotonicNs(612).realtimeCoarseNs(8).tscNs(15)
+                .coarseResolutionNs(4_000_000).coarseLagNs(3_000_000).build();
+        Decision d = decide("", "hpet-healthy-tsc", m, JNI, HEALTHY);
+        assertFalse(d.active(), d.toString());
+        assertContains(d.millis().reason(), "System.currentTimeMillis unmeasured");
+    }
+
+    @Test
+    void theCoarseLagStatedIsTheMeasuredOnePlusATick() {
+        // The lab's guest: 4 ms ticks arriving late, the coarse clock 9.8 ms behind.
+        Measurements late = Measurements.builder().realtimeNs(600).monotonicNs(612).compiledRealtimeNs(600)
+                .compiledMonotonicNs(612).realtimeCoarseNs(8).coarseResolutionNs(4_000_000).coarseLagNs(9_800_000).build();
+        Decision d = decide("", "hpet-tsc-demoted", late, JNI, HEALTHY);
+        assertEquals(Backend.COARSE, d.millis().backend());
+        assertEquals(14_000_000, d.millis().lagNs());
+        assertContains(d.millis().reason(), "lags the system clock by up to 14 ms", "measured up to 9.8 ms behind");
+        // Never below two ticks.
+        Decision onTime = decide("", "hpet-tsc-demoted", hpet(4_000_000), JNI, HEALTHY);
+        assertEquals(8_000_000, onTime.millis().lagNs());
+    }
+
+    @Test
+    void aCoarseClockWhoseMeasuredLagIsOverTheCapIsNotChosen() {
+        Measurements wild = Measurements.builder().realtimeNs(600).monotonicNs(612).compiledRealtimeNs(600)
+                .compiledMonotonicNs(612).realtimeCoarseNs(8).jnaCoarseNs(160).coarseResolutionNs(4_000_000)
+                .coarseLagNs(17_000_000).build();
+        Decision d = decide("", "hpet-tsc-demoted", wild, JNI, HEALTHY);
+        assertEquals(Backend.SYSTEM, d.millis().backend(), d.toString());
+        assertContains(d.millis().reason(), "measured 17 ms behind CLOCK_REALTIME", "21 ms", "over the 20 ms accepted");
+        // Named by the user, it is refused the same way: its lag cannot be stated.
+        Decision named = decide("millis=coarse", "hpet-tsc-demoted", wild, JNI, HEALTHY);
+        assertEquals(Backend.SYSTEM, named.millis().backend());
+        assertContains(String.join(" ", named.warnings()), "millis=coarse cannot be honoured", "over the 20 ms accepted");
+        // JNA reads the same kernel clock: refused too.
+        Decision jna = decide("", "hpet-tsc-demoted", wild, JNA_ONLY, TscHealth.notChecked());
+        assertEquals(Backend.SYSTEM, jna.millis().backend());
+    }
+
+    @Test
+    void autoNeedsTheCoarseLagMeasuredANamedCoarseClockStatesTwoTicks() {
+        Measurements unmeasuredLag = Measurements.builder().realtimeNs(600).monotonicNs(612).compiledRealtimeNs(600)
+                .compiledMonotonicNs(612).realtimeCoarseNs(8).coarseResolutionNs(4_000_000).build();
+        Decision d = decide("", "hpet-tsc-demoted", unmeasuredLag, JNI, HEALTHY);
+        assertEquals(Backend.SYSTEM, d.millis().backend());
+        assertContains(d.millis().reason(), "lag behind CLOCK_REALTIME was not measured");
+        Decision named = decide("millis=coarse", "hpet-tsc-demoted", unmeasuredLag, JNI, HEALTHY);
+        assertEquals(Backend.COARSE, named.millis().backend());
+        assertEquals(8_000_000, named.millis().lagNs());
+        assertContains(named.millis().reason(), "two ticks: its lag was not measured");
+    }
+
+    // ------------------------------------------------------------------ every reason the TSC is out (the doctor)
+
+    @Test
+    void theDoctorGetsEveryStaticReasonTheKernelsFirst() {
+        MachineFacts demoted = Fixtures.read("hpet-tsc-demoted");
+        List<String> flags = new java.util.ArrayList<>(demoted.cpuFlags());
+        flags.remove("constant_tsc");
+        flags.remove("nonstop_tsc");
+        MachineFacts guest = new MachineFacts(demoted.kernel(), demoted.currentClocksource(),
+                demoted.availableClocksources(), flags, demoted.arch(), demoted.problems());
+        List<String> all = DecisionMaker.tscStaticBlockers(guest, JNI);
+        assertEquals(2, all.size(), all.toString());
+        assertContains(all.get(0), "left tsc out of available_clocksource (hpet acpi_pm)", "watchdog", "uses hpet");
+        assertContains(all.get(1), "the CPU lacks constant_tsc (", "nonstop_tsc (");
+        // The decision's one reason is still the first in its own order.
+        assertContains(DecisionMaker.tscStaticBlocker(guest, JNI), "constant_tsc");
+
+        assertEquals(Collections.singletonList(
+                "the kernel left tsc out of available_clocksource (hpet acpi_pm): its clocksource watchdog found the TSC"
+                        + " unstable, or the kernel never registered it; the kernel uses hpet"),
+                DecisionMaker.tscStaticBlockers(demoted, JNI));
+        assertEquals(Collections.emptyList(), DecisionMaker.tscStaticBlockers(Fixtures.read("hpet-healthy-tsc"), JNI));
+        assertEquals(2, DecisionMaker.tscStaticBlockers(demoted, NO_NATIVE).size());
+        assertEquals(1, DecisionMaker.tscStaticBlockers(Fixtures.read("arm64", "aarch64"), JNI).size());
     }
 }

@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>The agent active (mode=on: the TSC anchor thread, the state refresher and the JMX/JFR watcher
  * all run), the defaults on this fast machine (inactive; the watcher still waits for JMX), and the
- * defaults under the slow-clocksource simulator (active). The threads that must keep running are
- * still there after the interrupts.
+ * defaults under the slow-clocksource simulator (active), and there with a coarse currentTimeMillis
+ * (its lag watch runs). The threads that must keep running are still there after the interrupts.
  */
 class CalmThreadsIT {
     static final long INTERRUPT_MILLIS = 1000;
@@ -39,7 +39,7 @@ class CalmThreadsIT {
     static List<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
         for (Jdk jdk : Jdk.all()) {
-            for (String how : new String[] {"mode=on", "defaults", "simulator"}) {
+            for (String how : new String[] {"mode=on", "defaults", "simulator", "simulator,millis=coarse"}) {
                 out.add(Arguments.of(jdk, how));
             }
         }
@@ -68,10 +68,12 @@ class CalmThreadsIT {
     @ParameterizedTest(name = "{0}, {1}")
     @MethodSource("cases")
     void interruptedThreadsOfTheAgentStayIdle(Jdk jdk, String how) throws Exception {
-        boolean simulator = how.equals("simulator");
+        boolean simulator = how.startsWith("simulator");
         ForkedJvm jvm = app(jdk, simulator);
         if (how.startsWith("mode=")) {
             jvm.agentArgs(how);
+        } else if (how.startsWith("simulator,")) {
+            jvm.agentArgs(how.substring("simulator,".length()));
         }
         ForkedJvm.Result with = jvm.run();
         ForkedJvm.Result without = without(jdk, simulator);
@@ -92,6 +94,9 @@ class CalmThreadsIT {
             assertTrue(before.contains("fastclock-tsc-anchor"), "the TSC clock should be running\n" + context);
         }
         assertTrue(before.contains("fastclock-observe"), "the watcher should be waiting for JMX\n" + context);
+        if (how.endsWith("millis=coarse")) {
+            assertTrue(before.contains("fastclock-millis-lag"), "the coarse clock's lag should be watched\n" + context);
+        }
         assertTrue(withCpu - withoutCpu < BOUND_MILLIS, "after the interrupts the agent used " + withCpu
                 + " ms of CPU in a " + IDLE_MILLIS + " ms idle window, " + withoutCpu + " ms without it: a thread spins\n"
                 + context);

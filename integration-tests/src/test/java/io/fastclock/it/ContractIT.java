@@ -37,13 +37,14 @@ class ContractIT {
                 .main(ContractApp.class, "1.5", "2").run();
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("millis=coarse,nanos=system", r.value("backends"), r.toString());
-        // The start-up line states the resolution (one kernel tick) and the lag L (two ticks).
+        // The start-up line states the resolution (one kernel tick) and the lag L.
         java.util.regex.Matcher m = java.util.regex.Pattern
                 .compile("currentTimeMillis resolution ([0-9]+) ms, lag up to ([0-9]+) ms").matcher(r.stderr);
         assertTrue(m.find(), "the start-up line must state the millis resolution and lag\n" + r);
         long tickMs = Long.parseLong(m.group(1));
         long lagMs = Long.parseLong(m.group(2));
-        assertEquals(2 * tickMs, lagMs, r.toString());
+        // At least two ticks; more where the coarse clock was measured further behind at start-up.
+        assertTrue(lagMs >= 2 * tickMs, r.toString());
         assertMillisContract(r, lagMs, tickMs + 1);
     }
 

@@ -83,7 +83,8 @@ public final class ForkedJvm {
 
     /**
      * A test-only libfastclock with an injected fault (native/build.sh, target/faults/): "crosscpu"
-     * (the cross-CPU check reports a backward TSC step) or "calib" (calibration never converges).
+     * (the cross-CPU check reports a backward TSC step), "calib" (calibration never converges) or
+     * "dearjni" (the coarse currentTimeMillis read spins a few us inside its JNI function).
      */
     public static Path faultLibrary(String fault) {
         Path lib = Paths.get(System.getProperty("fastclock.fault." + fault + ".lib",

@@ -21,7 +21,7 @@ public final class ObserveApp {
     static final String NAME = "io.fastclock:type=FastClock";
     static final String[] ATTRIBUTES = {"Active", "Started", "Reason", "MillisBackend", "NanosBackend", "Fallback",
         "TscRunning", "TscReanchors", "TscLastErrorNanos", "TscWorstErrorNanos", "TscLastRateChangePpm",
-        "TscLateExtensions", "Classes", "TscFallbackErrorNanos"};
+        "TscLateExtensions", "Classes", "TscFallbackErrorNanos", "MillisLagMs"};
     /** What {@code fake} writes before the MBean is read: none of it may show in the MBean. */
     public static final String[][] FAKE = {{"fastclock.started", "fake-started"}, {"fastclock.reason", "fake-reason"},
         {"fastclock.millis", "system"}, {"fastclock.classes", "999"}, {"fastclock.fallback", "fake-fallback"}};

@@ -1,0 +1,45 @@
+package io.fastclock.clock;
+
+import io.fastclock.runtime.LongClock;
+
+/**
+ * A coarse currentTimeMillis (JNI or JNA) whose lag is watched while running (agent.CoarseLagWatch):
+ * the watch moves it back to the system clock for good when the coarse clock falls further behind
+ * CLOCK_REALTIME than its lag may grow (millis.lag in docs/CONTRACT.md). The switch cannot break the
+ * millis bounds: the system clock is the reference itself, never behind it and never ahead.
+ *
+ * <p>The flag is a volatile read on every call (a plain load on x86), the price of being able to
+ * switch a backend that FastClock holds in a static final.
+ */
+public final class LagCheckedMillis extends LongClock {
+    private final LongClock coarse;
+    private volatile boolean onSystemClock;
+
+    public LagCheckedMillis(LongClock coarse) {
+        this.coarse = coarse;
+    }
+
+    @Override
+    public long read() {
+        return onSystemClock ? System.currentTimeMillis() : coarse.read();
+    }
+
+    @Override
+    public String name() {
+        return onSystemClock ? "system" : coarse.name();
+    }
+
+    /** The coarse clock's own read, for the watch (whatever this clock serves now). */
+    public long readCoarse() {
+        return coarse.read();
+    }
+
+    /** For good: there is no way back. */
+    public void moveToSystemClock() {
+        onSystemClock = true;
+    }
+
+    public boolean onSystemClock() {
+        return onSystemClock;
+    }
+}

@@ -1,0 +1,89 @@
+package io.fastclock.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fastclock.it.apps.CoarseLagApp;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The coarse clock's lag L is what the machine shows: measured at start-up, stated in the start
+ * line with a margin, kept by every read, and checked while running. The simulator holds
+ * CLOCK_REALTIME_COARSE back (SLOWCLOCK_COARSE_LAG), as a kernel whose tick runs late does; the
+ * machine is the hpet-tsc-demoted fixture (no TSC), so that {@code auto} picks the coarse clock.
+ *
+ * <p>Proves, in docs/CONTRACT.md: millis.lag (the start line's L holds for every read; restated
+ * while running, or back to the system clock beyond the cap), activation.auto.
+ */
+class CoarseLagIT {
+    private static final Pattern START = Pattern.compile("currentTimeMillis resolution ([0-9]+) ms, lag up to ([0-9]+) ms");
+    private static final String RESTATED = "lag restated: up to ";
+    private static final String TO_SYSTEM = "currentTimeMillis moved back to the system clock for good";
+
+    static List<Jdk> jdks() {
+        return Jdk.all();
+    }
+
+    private static ForkedJvm coarseMachine(Jdk jdk, String coarseLag) {
+        return ForkedJvm.on(jdk).slowClocksource(0).env("SLOWCLOCK_COARSE_LAG", coarseLag)
+                .agentArgs(Fixtures.settings(Fixtures.machine("hpet-tsc-demoted")) + ",log=debug");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aCoarseClockRunningLateStatesTheLagItShowsAndEveryReadKeepsIt(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = coarseMachine(jdk, "0:3").main(CoarseLagApp.class, "2000").run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertTrue(r.stderr.contains("fastclock: rewrote io.fastclock.it.apps.CoarseLagApp ("), r.toString());
+        assertEquals("millis=coarse,nanos=system", r.value("backends"), r.toString());
+        Matcher m = START.matcher(r.stderr);
+        assertTrue(m.find(), r.toString());
+        long tickMs = Long.parseLong(m.group(1));
+        long statedMs = Long.parseLong(m.group(2));
+        assertEquals(statedMs, r.longValue("startLagMs"), "the published L is the start line's\n" + r);
+        assertTrue(r.longValue("reads") > 10_000, r.toString());
+        assertTrue(r.longValue("worstBehindMs") >= 3, "the simulated lag must show\n" + r);
+        assertTrue(r.longValue("worstAheadMs") <= 1, r.toString());
+        if (!r.stderr.contains(RESTATED)) {
+            assertEquals(0, r.longValue("readsBeyondStartLag"), "reads outside the start line's L\n" + r);
+        } else {
+            // A tick later than any at start-up: the reads stay within the L restated for it.
+            assertTrue(r.longValue("worstBehindMs") <= r.longValue("finalLagMs"), r.toString());
+        }
+        // Held 3 ms back, the clock is more than two ticks behind: the start line states what it measured.
+        assertTrue(statedMs > 2 * tickMs, "L must come from the measured lag, not two ticks\n" + r);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aLagGrowingWhileRunningIsRestatedThenBeyondTheCapGoesBackToTheSystemClock(Jdk jdk) throws Exception {
+        // 6 ms more after 1.5 s (restated: within five ticks), 60 ms more after 3.5 s (beyond them).
+        ForkedJvm.Result r = coarseMachine(jdk, "0:0,1500:6,3500:60").main(CoarseLagApp.class, "5500").run();
+        assertEquals(0, r.exitCode, r.toString());
+        Matcher m = START.matcher(r.stderr);
+        assertTrue(m.find(), r.toString());
+        long startMs = Long.parseLong(m.group(2));
+        assertTrue(r.stderr.contains(RESTATED), "the grown lag must be restated\n" + r);
+        assertTrue(r.longValue("largestPublishedLagMs") > startMs, "the published L must follow\n" + r);
+        assertEquals(1, count(r.stderr, TO_SYSTEM), "one line when currentTimeMillis leaves the coarse clock\n" + r);
+        assertTrue(r.longValue("readsBeyondStartLag") > 0, "the lag must really have grown\n" + r);
+        // For good, and from then on every read is the system clock's.
+        assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
+        assertEquals(0, r.longValue("finalLagMs"), r.toString());
+        assertTrue(r.longValue("readsOnSystem") > 10_000, r.toString());
+        assertEquals(0, r.longValue("readsOutsideReferenceOnSystem"), r.toString());
+        assertTrue(r.longValue("worstAheadMs") <= 1, r.toString());
+    }
+
+    private static int count(String text, String part) {
+        int n = 0;
+        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}

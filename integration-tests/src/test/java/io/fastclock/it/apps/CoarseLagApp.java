@@ -1,0 +1,72 @@
+package io.fastclock.it.apps;
+
+/**
+ * Reads currentTimeMillis (rewritten by the agent) between two reads of the JDK's own clock
+ * (ReferenceClocks: method handles, which call-site rewriting cannot reach), for a while, and counts
+ * the reads outside the lag L the agent states: the start line's (fastclock.millisLagMs when the
+ * application starts) and the one published at the time of the read (restated while running). After
+ * the agent moves currentTimeMillis back to the system clock, a read must lie within the reference
+ * reads around it. Prints key=value lines; the test decides.
+ *
+ * args: milliseconds
+ */
+public final class CoarseLagApp {
+    public static void main(String[] args) {
+        long runNanos = Long.parseLong(args[0]) * 1_000_000L;
+        long startLagMs = publishedLagMs();
+        long lagMs = startLagMs;
+        long largestPublishedLagMs = startLagMs;
+        boolean onSystem = false;
+        long reads = 0;
+        long worstBehindMs = Long.MIN_VALUE;
+        long worstAheadMs = Long.MIN_VALUE;
+        long beyondStartLag = 0;
+        long beyondPublishedLag = 0;
+        long readsOnSystem = 0;
+        long outsideOnSystem = 0;
+        long end = ReferenceClocks.nanos() + runNanos;
+        while (ReferenceClocks.nanos() < end) {
+            for (int i = 0; i < 1000; i++) {
+                long before = ReferenceClocks.millis();
+                long millis = System.currentTimeMillis();
+                long after = ReferenceClocks.millis();
+                long behind = before - millis;
+                reads++;
+                worstBehindMs = Math.max(worstBehindMs, behind);
+                worstAheadMs = Math.max(worstAheadMs, millis - after);
+                if (behind > startLagMs) {
+                    beyondStartLag++;
+                }
+                if (behind > lagMs) {
+                    beyondPublishedLag++;
+                }
+                if (onSystem) {
+                    readsOnSystem++;
+                    if (millis < before || millis > after) {
+                        outsideOnSystem++;
+                    }
+                }
+            }
+            lagMs = publishedLagMs();
+            largestPublishedLagMs = Math.max(largestPublishedLagMs, lagMs);
+            onSystem = onSystem || ReferenceClocks.backends().startsWith("millis=system");
+        }
+        System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
+        System.out.println("startLagMs=" + startLagMs);
+        System.out.println("largestPublishedLagMs=" + largestPublishedLagMs);
+        System.out.println("finalLagMs=" + publishedLagMs());
+        System.out.println("reads=" + reads);
+        System.out.println("worstBehindMs=" + worstBehindMs);
+        System.out.println("worstAheadMs=" + worstAheadMs);
+        System.out.println("readsBeyondStartLag=" + beyondStartLag);
+        System.out.println("readsBeyondPublishedLag=" + beyondPublishedLag);
+        System.out.println("readsOnSystem=" + readsOnSystem);
+        System.out.println("readsOutsideReferenceOnSystem=" + outsideOnSystem);
+    }
+
+    /** The agent's mirror of its state (a system property); -1 when absent. */
+    private static long publishedLagMs() {
+        String v = System.getProperty("fastclock.millisLagMs");
+        return v == null ? -1 : Long.parseLong(v);
+    }
+}
