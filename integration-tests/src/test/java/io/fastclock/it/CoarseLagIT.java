@@ -79,6 +79,24 @@ class CoarseLagIT {
         assertTrue(r.longValue("worstAheadMs") <= 1, r.toString());
     }
 
+    /**
+     * instant=coarse: java.time's epoch read is the coarse clock too, so when currentTimeMillis leaves
+     * the coarse clock, java.time must leave it with it (epoch.agrees-with-millis): a coarse Instant
+     * 60 ms late beside a system-clock currentTimeMillis would differ by far more than any L.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void withInstantCoarseJavaTimeLeavesTheCoarseClockWithCurrentTimeMillis(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = coarseMachine(jdk, "0:0,1500:60").agentArgs(Fixtures.settings(Fixtures.machine("hpet-tsc-demoted"))
+                + ",log=debug,instant=coarse").main(CoarseLagApp.class, "3500").run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertTrue(r.stderr.contains("java.time -> coarse at "), "instant=coarse must serve java.time\n" + r);
+        assertEquals(1, count(r.stderr, TO_SYSTEM), r.toString());
+        assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
+        assertTrue(r.longValue("instantsOnSystem") > 10_000, r.toString());
+        assertEquals(0, r.longValue("instantApartOnSystem"), "Instant.now() stayed on the late coarse clock\n" + r);
+    }
+
     private static int count(String text, String part) {
         int n = 0;
         for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {

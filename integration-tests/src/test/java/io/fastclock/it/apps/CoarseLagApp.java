@@ -24,6 +24,8 @@ public final class CoarseLagApp {
         long beyondPublishedLag = 0;
         long readsOnSystem = 0;
         long outsideOnSystem = 0;
+        long instantsOnSystem = 0;
+        long instantApartOnSystem = 0;
         long end = ReferenceClocks.nanos() + runNanos;
         while (ReferenceClocks.nanos() < end) {
             for (int i = 0; i < 1000; i++) {
@@ -47,6 +49,20 @@ public final class CoarseLagApp {
                     }
                 }
             }
+            if (onSystem) {
+                // java.time must follow currentTimeMillis off the coarse clock (instant=coarse): an
+                // Instant read after a reference read may not trail it by more than the start line's L
+                // (descheduling between the reads only makes the reference earlier, never later; the
+                // coarse clock left behind is tens of ms late).
+                for (int i = 0; i < 1000; i++) {
+                    long before = ReferenceClocks.millis();
+                    long instantMs = java.time.Instant.now().toEpochMilli();
+                    instantsOnSystem++;
+                    if (before - instantMs > startLagMs) {
+                        instantApartOnSystem++;
+                    }
+                }
+            }
             lagMs = publishedLagMs();
             largestPublishedLagMs = Math.max(largestPublishedLagMs, lagMs);
             onSystem = onSystem || ReferenceClocks.backends().startsWith("millis=system");
@@ -62,6 +78,8 @@ public final class CoarseLagApp {
         System.out.println("readsBeyondPublishedLag=" + beyondPublishedLag);
         System.out.println("readsOnSystem=" + readsOnSystem);
         System.out.println("readsOutsideReferenceOnSystem=" + outsideOnSystem);
+        System.out.println("instantsOnSystem=" + instantsOnSystem);
+        System.out.println("instantApartOnSystem=" + instantApartOnSystem);
     }
 
     /** The agent's mirror of its state (a system property); -1 when absent. */
