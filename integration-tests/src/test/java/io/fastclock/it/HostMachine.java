@@ -155,6 +155,21 @@ final class HostMachine {
         return "millis=" + millisBackendWithTsc() + ",nanos=tsc";
     }
 
+    /**
+     * The backends an active agent (mode=on, or auto under the simulator) installs: exactly
+     * {@link #backendsWithTsc()} where the host can have a TSC clock; elsewhere at least one clock
+     * off the system clock (which one is the decision's business, not the calling test's).
+     */
+    static void assertActiveBackends(String backends, Object context) {
+        if (hasTscClock()) {
+            org.junit.jupiter.api.Assertions.assertEquals(backendsWithTsc(), backends, String.valueOf(context));
+        } else {
+            org.junit.jupiter.api.Assertions.assertFalse(ForkedJvm.onSystemBackends(backends),
+                    "active, yet every clock on the system clock: " + backends + " (no TSC clock here: "
+                            + tscUnusableReason() + ")\n" + context);
+        }
+    }
+
     private static String read(Path file) {
         try {
             return Files.isReadable(file) ? new String(Files.readAllBytes(file), StandardCharsets.UTF_8) : null;
