@@ -43,7 +43,7 @@ class ConcurrentLoadIT {
         System.out.println("[ConcurrentLoadIT] " + jdk + ": " + r.stdout.replace('\n', ' ') + " | " + totals);
         assertEquals(0, r.exitCode, "deadlock or crash\n" + r.stdout + "\n" + totals);
         assertTrue(!r.stdout.contains("deadlock="), r.stdout);
-        assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.stdout);
+        HostMachine.assertActiveBackends(r.value("backends"), r.stdout);
         assertEquals(0, r.longValue("verifyErrors"), r.value("firstError"));
         assertEquals(0, r.longValue("linkageErrors"), r.value("firstError"));
         assertEquals(0, r.longValue("otherErrors"), r.value("firstError"));

@@ -144,7 +144,7 @@ class HostSafetyIT {
                 .jvmArg("-javaagent:" + ForkedJvm.agentJar() + "=mode=on").main(HelloApp.class).run();
         assertAppRanOnSystemClocks(r);
         assertTrue(r.stderr.contains("already installed"), r.toString());
-        assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+        HostMachine.assertActiveBackends(r.value("backends"), r);
     }
 
     /**
@@ -180,7 +180,7 @@ class HostSafetyIT {
                 .main(GeneratedClassApp.class, name, classFile.toString()).run();
         assertAppRanOnSystemClocks(r);
         assertEquals("ok", r.value("generatedRead"), "the class whose rewrite failed must still work\n" + r);
-        assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+        HostMachine.assertActiveBackends(r.value("backends"), r);
         assertOnlyAgentLines(r);
         List<String> lines = r.agentLines();
         assertEquals(2, lines.size(), "the start line and one line for the failure\n" + r);
@@ -265,7 +265,7 @@ class HostSafetyIT {
                 .classPath(apps.toString()).main(MapsApp.class).run();
         assertEquals(0, empty.exitCode, empty.toString());
         assertAppRanOnSystemClocks(fast);
-        assertEquals("millis=tsc,nanos=tsc", fast.value("backends"), fast.toString());
+        HostMachine.assertActiveBackends(fast.value("backends"), fast);
         assertEquals(1, fast.agentLines().size(), fast.toString());
         List<String> jvmLines = lines(fast.stderr);
         jvmLines.removeAll(fast.agentLines());
