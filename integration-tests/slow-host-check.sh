@@ -36,8 +36,8 @@ spin_ns=500
 simulator=1
 jdks=17
 # Every IT whose expectation depended on the host's clocksource, its clock costs, its TSC or its
-# kernel tick (docs/DESIGN-NOTES.md, "Tests on slow hosts").
-tests=ActivationIT,JmxIT,JfrIT,ContractIT,LoggingIT,AttachIT,DoctorIT,IsolationIT,CalmThreadsIT,SpoofedStateIT,JdkScopeIT,EnvironmentSettingsIT,DemotionIT,EpochContractIT,JTimeCoverageIT,HostSafetyIT,HostileEnvironmentIT,LoadIT,MonotonicRateIT,SlowReadCountIT,WallClockStepIT,ConcurrentLoadIT
+# kernel tick (docs/SLOW-HOST-TESTS.md).
+tests=ActivationIT,JmxIT,JfrIT,ContractIT,LoggingIT,AttachIT,DoctorIT,SpoofedStateIT,JdkScopeIT,EnvironmentSettingsIT,JnaFallbackIT,NamedModuleIT,TscChecksFaultIT,RetransformFailureIT,DemotionIT,EpochContractIT,JTimeCoverageIT,HostSafetyIT,HostileEnvironmentIT,LoadIT,MonotonicRateIT,SlowReadCountIT,WallClockStepIT,ConcurrentLoadIT,CalmThreadsIT
 
 while [ $# -gt 0 ]; do
   case "$1" in
