@@ -405,6 +405,8 @@ class HostileEnvironmentIT {
      */
     @org.junit.jupiter.api.Test
     void aRestrictiveSecurityManagerIsReportedTruthfullyAndKeepsTheContract() throws Exception {
+        // What falls back is the TSC clock (its re-check is what cannot read sysfs).
+        HostMachine.assumeTscClock("a TSC clock's fallback under a SecurityManager");
         Jdk jdk = jdk17();
         ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,recheck=100").jvmArg("-Djava.security.manager=allow")
                 .main(SecurityManagerApp.class, "1.5", "restrictive").run();

@@ -51,7 +51,12 @@ class WallClockStepIT {
         System.out.println("[WallClockStepIT] " + jdk + " millis=" + millis + ": " + r.stdout.replace('\n', ' '));
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("ok", r.value("done"), r.toString());
-        assertTrue(r.value("backends").startsWith("millis=" + millis + ","), r.toString());
+        if (millis.equals("system") && !HostMachine.hasTscClock()) {
+            // Both clocks on the system clock: the agent is inactive and installs nothing.
+            assertTrue(ForkedJvm.onSystemBackends(r.value("backends")), r.toString());
+        } else {
+            assertTrue(r.value("backends").startsWith("millis=" + millis + ","), r.toString());
+        }
         // nanoTime goes to the TSC clock where the host can have one (HostMachine), else stays on the system clock.
         assertTrue(r.value("backends").contains(jna || !HostMachine.hasTscClock() ? "nanos=system" : "nanos=tsc"), r.toString());
         assertEquals(2, r.longValue("refSteps"), "the simulator's two steps were not both seen\n" + r);
