@@ -127,7 +127,7 @@ class JTimeCoverageIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void changingJdkClassesMakesTheJvmWarnOfNothing(Jdk jdk) throws Exception {
-        // JDK classes change only for a TSC clock (host.jdk-changes): without one there is nothing to test.
+        // The start line it checks is the TSC clock's (java.time -> tsc): only that clock serves java.time.
         HostMachine.assumeTscClock("changing JDK classes for java.time");
         String early = "-javaagent:" + AgentJars.premainJar(temp, EarlyTimeAgent.class);
         String[] warnings = {"-Xlog:disable", "-Xlog:all=warning:stderr:level,tags"};

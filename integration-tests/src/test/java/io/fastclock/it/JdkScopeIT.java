@@ -31,7 +31,7 @@ class JdkScopeIT {
     }
 
     private static ForkedJvm.Result timedWaits(Jdk jdk, String jdkSetting) throws Exception {
-        // JDK classes change only for a TSC clock (host.jdk-changes).
+        // The timed waits read nanoTime, which leaves the system clock only for a TSC clock.
         HostMachine.assumeTscClock("moving the JDK's timed waits onto fastclock");
         SlowReadCount count = SlowReadCount.create();
         // Every JVM warning on stderr: changing every JDK class that calls the clocks must cause none.
