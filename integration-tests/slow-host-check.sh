@@ -37,7 +37,7 @@ simulator=1
 jdks=17
 # Every IT whose expectation depended on the host's clocksource, its clock costs, its TSC or its
 # kernel tick (docs/SLOW-HOST-TESTS.md).
-tests=ActivationIT,JmxIT,JfrIT,ContractIT,LoggingIT,AttachIT,DoctorIT,SpoofedStateIT,JdkScopeIT,EnvironmentSettingsIT,JnaFallbackIT,NamedModuleIT,TscChecksFaultIT,RetransformFailureIT,DemotionIT,EpochContractIT,JTimeCoverageIT,HostSafetyIT,HostileEnvironmentIT,LoadIT,MonotonicRateIT,SlowReadCountIT,WallClockStepIT,ConcurrentLoadIT,CalmThreadsIT
+tests=ActivationIT,JmxIT,JfrIT,ContractIT,LoggingIT,AttachIT,DoctorIT,SpoofedStateIT,JdkScopeIT,CoarseOnlyJavaTimeIT,EnvironmentSettingsIT,JnaFallbackIT,NamedModuleIT,TscChecksFaultIT,RetransformFailureIT,DemotionIT,EpochContractIT,JTimeCoverageIT,HostSafetyIT,HostileEnvironmentIT,LoadIT,MonotonicRateIT,SlowReadCountIT,WallClockStepIT,ConcurrentLoadIT,CalmThreadsIT
 
 while [ $# -gt 0 ]; do
   case "$1" in
