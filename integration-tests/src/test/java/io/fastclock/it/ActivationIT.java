@@ -15,7 +15,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * When the agent rewrites, what it reaches, and that it leaves fast machines alone.
+ * When the agent rewrites, what it reaches, and that it leaves fast machines alone. No case relies
+ * on this host's clocks: a case about a fast or a slow machine feeds it (Fixtures, the simulator),
+ * and the one with default settings accepts the host's verdict, checked against its clocksource.
  *
  * <p>Proves, in docs/CONTRACT.md: activation.auto, activation.off, activation.tsc-checks,
  * nanos.no-coarse, reach.call-sites, reach.any-loader, host.quiet.
@@ -37,11 +39,15 @@ class ActivationIT {
         for (String kind : KINDS) {
             assertEquals("ok", r.value(kind), kind + " read a wrong value\n" + r);
         }
+        // LambdaCalls holds a currentTimeMillis and a nanoTime lambda. Auto moves nanoTime only to
+        // the TSC clock: on a host that cannot have one (no invariant TSC, or a TSC the kernel
+        // dropped) the nanoTime call site rightly stays on the system clock, and only one is rewritten.
+        int lambdaCallSites = HostMachine.hasTscClock() ? 2 : 1;
         String[] rewritten = {
             "CoverageApp$PlainCalls (1 call sites)",
             "CoverageApp$ConstructorCalls (1 call sites)",
             "CoverageApp$StaticInitCalls (1 call sites)",
-            "CoverageApp$LambdaCalls (2 call sites)",
+            "CoverageApp$LambdaCalls (" + lambdaCallSites + " call sites)",
             "CoverageApp$MethodRefCalls (1 call sites)",
             "CoverageApp$DefaultMethodCalls (1 call sites)",
             "IsolatedCalls (1 call sites)",
@@ -57,14 +63,18 @@ class ActivationIT {
         assertTrue(r.stderr.contains("failures=0"), r.toString());
     }
 
+    /**
+     * A fast machine, fed to the agent (Fixtures.fastMachine: clocksource tsc, threshold 1 ms), so
+     * that the expectation holds on any host, the slow ones fastclock is for included.
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
-    void onThisFastMachineAutoRewritesNothingAndSaysWhy(Jdk jdk) throws Exception {
-        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("log=debug").main(CoverageApp.class).run();
+    void onAFastMachineAutoRewritesNothingAndSaysWhy(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("log=debug," + Fixtures.fastMachine()).main(CoverageApp.class).run();
         assertEquals(0, r.exitCode, r.toString());
         List<String> lines = r.agentLines();
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("fastclock: inactive:") && l.contains("clocksource")
-                && l.contains("threshold")), r.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("fastclock: inactive:") && l.contains("clocksource tsc")
+                && l.contains("threshold " + Fixtures.MAX_THRESHOLD_NS + " ns")), r.toString());
         assertFalse(r.stderr.contains("rewrote"), "auto rewrote something on a fast machine\n" + r);
         // Either the early check or the full probe answered: nothing installed either way.
         assertTrue(ForkedJvm.onSystemBackends(r.value("backends")), r.toString());
@@ -74,22 +84,33 @@ class ActivationIT {
         }
     }
 
-    /** No agent arguments, default log level, this fast machine: one line on stderr, nothing on stdout. */
+    /**
+     * No agent arguments, default log level: one line on stderr, nothing on stdout. The verdict is
+     * the host's (no setting feeds a machine here): inactive with the default threshold named where
+     * the clocks are fast, active where they are slow; a clocksource the agent knows to be slow
+     * (hpet, acpi_pm: the hosts fastclock is for) must give "active".
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
-    void withDefaultSettingsOnThisFastMachineTheAgentSaysOneLineOnStderrOnly(Jdk jdk) throws Exception {
+    void withDefaultSettingsTheAgentSaysOneLineOnStderrOnly(Jdk jdk) throws Exception {
         ForkedJvm.Result r = ForkedJvm.on(jdk).main(HelloApp.class).run();
         ForkedJvm.Result plain = ForkedJvm.on(jdk).withoutAgent().main(HelloApp.class).run();
         assertEquals(0, r.exitCode, r.toString());
         String[] stderr = r.stderr.trim().split("\n");
         assertEquals(1, stderr.length, "exactly one line on stderr\n" + r);
-        assertTrue(stderr[0].startsWith("fastclock: inactive: "), r.toString());
-        assertTrue(stderr[0].contains("threshold 100 ns"), "the line must name the threshold\n" + r);
+        boolean active = stderr[0].startsWith("fastclock: active: ");
+        assertTrue(active || stderr[0].startsWith("fastclock: inactive: "), r.toString());
+        if (!active) {
+            assertTrue(stderr[0].contains("threshold 100 ns"), "the line must name the threshold\n" + r);
+        }
+        if (HostMachine.clocksourceKnownSlow()) {
+            assertTrue(active, "clocksource " + HostMachine.currentClocksource() + " is known to be slow\n" + r);
+        }
         // stdout holds the application's lines and nothing else: the same keys as without the agent.
         assertEquals(plain.stdout.split("\n").length, r.stdout.split("\n").length, r + "\nwithout the agent:\n" + plain);
         assertEquals(plain.values().keySet(), r.values().keySet(), r.toString());
         assertFalse(r.stdout.contains("fastclock"), "the agent wrote to stdout\n" + r);
-        assertEquals("false", r.value("active"), r.toString());
+        assertEquals(Boolean.toString(active), r.value("active"), r.toString());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fastclock.it.apps.AttachTargetApp;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +56,8 @@ class AttachIT {
     @ParameterizedTest(name = "{0}, {1} class-loading threads")
     @MethodSource("jdksAndLoaders")
     void attachedProgramStopsReadingTheSlowClockAndKeepsItsValuesRight(Jdk jdk, int loaderThreads) throws Exception {
+        // Both clocks must leave the slow clocksource (the count), and millis keep the TSC clock's 1 ms.
+        HostMachine.assumeTscClock("attaching the TSC clock to a running program");
         SlowReadCount count = SlowReadCount.create();
         Path trigger = temp.resolve("go");
         ForkedJvm target = count.underSimulator(ForkedJvm.on(jdk).withoutAgent(), 0).classPath(ConcurrentLoadIT.classPathWithAsm())
@@ -79,11 +80,12 @@ class AttachIT {
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("true", r.value("finished"), r.toString());
         assertPhasesRan(r, 1, 1);
-        assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+        assertEquals(HostMachine.backendsWithTsc(), r.value("backends"), r.toString());
         assertEquals(0, r.longValue("errors"), r.value("firstError"));
         assertEquals(0, r.longValue("backwards"), "nanoTime went backwards across the switch\n" + r);
         assertTrue(r.longValue("millisAheadMax") <= 1, "millis ahead of the reference by more than 1 ms\n" + r);
-        assertTrue(r.longValue("millisBehindMax") <= 1, "millis behind the reference by more than 1 ms (tsc)\n" + r);
+        long lagMs = HostMachine.millisBackendWithTsc().equals("tsc") ? 1 : 2; // coarse on a 1 ms tick: two ticks
+        assertTrue(r.longValue("millisBehindMax") <= lagMs, "millis behind the reference by more than " + lagMs + " ms\n" + r);
         assertTrue(r.longValue("clockReads") > 0, r.toString());
         if (loaderThreads > 0) {
             assertTrue(r.longValue("generated") > 100, "the loaders defined too few classes to mean anything\n" + r);
@@ -117,6 +119,8 @@ class AttachIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void detachRestoresTheOriginalCodeAndValuesStayRight(Jdk jdk) throws Exception {
+        // The 1 ms bounds below are the TSC clock's (a coarse millis lags by two kernel ticks).
+        HostMachine.assumeTscClock("detaching the TSC clock");
         SlowReadCount count = SlowReadCount.create();
         Path first = temp.resolve("attached");
         Path second = temp.resolve("detached");
@@ -157,17 +161,17 @@ class AttachIT {
         assertTrue(counts.inCountedThreads() >= AttachTargetApp.READS, "after detach: " + counts + "\n" + r);
     }
 
+    /** A fast machine fed to the attached agent (Fixtures.fastMachine), so that auto stays out on any host. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
-    void autoOnThisFastMachineStaysInactiveAndChangesNothing(Jdk jdk) throws Exception {
-        assumeFastClocksource();
+    void autoOnAFastMachineStaysInactiveAndChangesNothing(Jdk jdk) throws Exception {
         Path trigger = temp.resolve("go");
         ForkedJvm.Result r;
         ForkedJvm.Result attach;
         try (ForkedJvm.Running app = ForkedJvm.on(jdk).withoutAgent().classPath(ConcurrentLoadIT.classPathWithAsm())
                 .main(AttachTargetApp.class, "0", trigger + ":run").start()) {
             app.awaitLine("waiting=1");
-            attach = command(jdk, "attach", Long.toString(app.pid()));
+            attach = command(jdk, "attach", Long.toString(app.pid()), Fixtures.fastMachine());
             Files.createFile(trigger);
             r = app.finish();
         }
@@ -349,11 +353,12 @@ class AttachIT {
             JsonNode json = new ObjectMapper().readTree(after.stdout);
             assertEquals("agentmain", json.get("started").asText(), after.stdout);
             assertEquals("true", json.get("active").asText(), after.stdout);
-            assertEquals("tsc", json.get("nanos").asText(), after.stdout);
+            // nanoTime moves only to a TSC clock (HostMachine): elsewhere it stays on the system clock.
+            assertEquals(HostMachine.hasTscClock() ? "tsc" : "system", json.get("nanos").asText(), after.stdout);
         }
         assertEquals(0, r.exitCode, r.toString());
         assertPhasesRan(r, 1, 0);
-        assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.toString());
+        HostMachine.assertActiveBackends(r.value("backends"), r);
     }
 
     /**
@@ -409,12 +414,5 @@ class AttachIT {
         } else {
             assertTrue(other.isEmpty(), "no JVM warning caused by the agent\n" + stderr);
         }
-    }
-
-    static void assumeFastClocksource() throws IOException {
-        Path current = Paths.get("/sys/devices/system/clocksource/clocksource0/current_clocksource");
-        String source = Files.isReadable(current) ? new String(Files.readAllBytes(current), StandardCharsets.UTF_8).trim() : "?";
-        Assumptions.assumeTrue(source.equals("tsc") || source.equals("kvm-clock"),
-                "[fastclock-it] SKIPPED: auto stays inactive only on a fast clocksource, this machine has " + source);
     }
 }

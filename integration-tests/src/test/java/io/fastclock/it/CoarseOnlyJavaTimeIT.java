@@ -160,11 +160,16 @@ class CoarseOnlyJavaTimeIT {
                 + " jdk=time\\): \\d+ JDK classes changed at start.*"), r.toString());
     }
 
-    /** This machine as it is, under the simulator: the TSC clock runs, so instant=coarse does nothing and says so. */
+    /**
+     * A kernel that trusts the TSC (fixture hpet-healthy-tsc), under the simulator: the TSC clock runs,
+     * so instant=coarse does nothing and says so. The TSC clock still needs the host's CPU (HostMachine).
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void withATscClockInstantCoarseIsUnusedAndSaysSo(Jdk jdk) throws Exception {
-        ForkedJvm.Result r = AgentJars.withJna(ForkedJvm.on(jdk).agentArgs("instant=coarse"), jdk)
+        HostMachine.assumeTscCpu("instant=coarse beside a TSC clock");
+        String machine = Fixtures.settings(Fixtures.machine("hpet-healthy-tsc"));
+        ForkedJvm.Result r = AgentJars.withJna(ForkedJvm.on(jdk).agentArgs("instant=coarse," + machine), jdk)
                 .slowClocksource(0).main(JTimeCoverageApp.class, "1", "app").run();
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("tsc", r.value("epoch"), r.toString());

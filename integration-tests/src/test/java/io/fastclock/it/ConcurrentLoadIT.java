@@ -43,7 +43,7 @@ class ConcurrentLoadIT {
         System.out.println("[ConcurrentLoadIT] " + jdk + ": " + r.stdout.replace('\n', ' ') + " | " + totals);
         assertEquals(0, r.exitCode, "deadlock or crash\n" + r.stdout + "\n" + totals);
         assertTrue(!r.stdout.contains("deadlock="), r.stdout);
-        assertEquals("millis=tsc,nanos=tsc", r.value("backends"), r.stdout);
+        HostMachine.assertActiveBackends(r.value("backends"), r.stdout);
         assertEquals(0, r.longValue("verifyErrors"), r.value("firstError"));
         assertEquals(0, r.longValue("linkageErrors"), r.value("firstError"));
         assertEquals(0, r.longValue("otherErrors"), r.value("firstError"));
@@ -59,9 +59,11 @@ class ConcurrentLoadIT {
         long generatedRewritten = r.agentLines().stream().filter(l -> l.contains("rewrote gen.p")).count();
         assertEquals(CLASSES, generatedRewritten, "not every generated class was rewritten\n" + totals);
         // Call sites: 2 direct in each class, plus 2 handles (System::nanoTime and the lambda body's call)
-        // in every second one.
+        // in every second one; half of each are nanoTime's, rewritten only for a TSC clock (mode=on
+        // leaves nanoTime on the system clock where the host cannot have one: HostMachine).
+        long expectedSites = (CLASSES * 2L + CLASSES / 2 * 2L) / (HostMachine.hasTscClock() ? 1 : 2);
         long sites = r.agentLines().stream().filter(l -> l.contains("rewrote gen.p"))
                 .mapToLong(l -> Long.parseLong(l.replaceAll(".*\\(([0-9]+) call sites\\).*", "$1"))).sum();
-        assertEquals(CLASSES * 2L + CLASSES / 2 * 2L, sites, totals);
+        assertEquals(expectedSites, sites, totals);
     }
 }

@@ -42,6 +42,20 @@ final class Fixtures {
         return "sysfs=" + machine.resolve("sys") + ",procfs=" + machine.resolve("proc");
     }
 
+    /** The largest threshold the agent accepts (Settings.MAX_THRESHOLD_NS): 1 ms a call. */
+    static final long MAX_THRESHOLD_NS = 1_000_000;
+
+    /**
+     * Agent settings that describe a machine whose system clocks are fast, whatever host runs the
+     * test: the tsc fixture (clocksource tsc, a trusted TSC) and a threshold of 1 ms a call, far above
+     * what any clocksource costs (an emulated hpet: about 18 us). Under them auto must stay inactive;
+     * a test that expects "inactive" feeds these rather than rely on the host's clocks being fast,
+     * which they are not on the machines fastclock is for (hpet, acpi_pm, a TSC the kernel dropped).
+     */
+    static String fastMachine() {
+        return settings(machine("tsc")) + ",threshold=" + MAX_THRESHOLD_NS;
+    }
+
     /** The machine's cpuinfo with one CPU flag removed from every "flags" line. */
     static void removeCpuFlag(Path machine, String flag) throws IOException {
         Path cpuinfo = machine.resolve("proc").resolve("cpuinfo");

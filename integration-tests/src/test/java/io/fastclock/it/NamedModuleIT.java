@@ -62,7 +62,10 @@ class NamedModuleIT {
         assertEquals("true", r.value("named"), r.toString());
         assertEquals("true", r.value("millisPlausible"), r.toString());
         assertEquals("true", r.value("nanosRead"), r.toString());
-        assertTrue(r.stderr.contains("fastclock: rewrote com.acme.app.Main (2 call sites)"), r.toString());
+        // Main reads both clocks; mode=on moves nanoTime only to a TSC clock (HostMachine), so where the
+        // host cannot have one only the currentTimeMillis call site is rewritten.
+        int callSites = HostMachine.hasTscClock() ? 2 : 1;
+        assertTrue(r.stderr.contains("fastclock: rewrote com.acme.app.Main (" + callSites + " call sites)"), r.toString());
         assertTrue(r.stderr.contains("failures=0"), r.toString());
     }
 }

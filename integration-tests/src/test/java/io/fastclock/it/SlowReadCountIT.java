@@ -49,6 +49,8 @@ class SlowReadCountIT {
     @ParameterizedTest(name = "{0} main {1}")
     @MethodSource("cases")
     void withTheAgentTheLoopStaysOffTheSlowClock(Jdk jdk, String howItEnds) throws Exception {
+        // The loop reads nanoTime, which leaves the system clock only for a TSC clock.
+        HostMachine.assumeTscClock("a nanoTime loop off the slow clock");
         SlowReadCount count = SlowReadCount.create();
         ForkedJvm.Result r = count.underSimulator(ForkedJvm.on(jdk).agentArgs("mode=on"), 0)
                 .main(SlowReadCountApp.class, Integer.toString(READS), howItEnds).run();
