@@ -10,6 +10,7 @@ mount -t devtmpfs devtmpfs /dev
 for m in $(cat /modules/order); do
   insmod /modules/$m.ko || echo "guest-init: insmod $m failed"
 done
+hostname localhost
 out=$(sed -n 's/.*fastclock_out=\([^ ]*\).*/\1/p' /proc/cmdline)
 opts=trans=virtio,version=9p2000.L,msize=512000
 mount -t 9p -o ro,$opts,cache=loose hostroot /newroot || { echo "guest-init: cannot mount the host's root"; poweroff -f; }

@@ -4,6 +4,7 @@
 #
 #   guest-lab.sh [--clocksource hpet|acpi_pm|tsc|default] [--cpu default|intel] [--out DIR]
 #                [--timeout SECONDS] -- COMMAND [ARG...]
+#   guest-lab.sh --check     (exit 0 when a guest can be booted here, the kernel fetched; else say why, exit 3)
 #
 # The guest sees the host's root read-only (so the host's JDKs and the freshly built jar run as they are),
 # fresh tmpfs on /tmp, /var/tmp, /run and /dev/shm, and DIR (default: a new temporary directory) writable
@@ -27,17 +28,19 @@ clocksource=default
 cpu=default
 out=
 timeout_s=900
+check=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --clocksource) clocksource=$2; shift 2 ;;
     --cpu) cpu=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
+    --check) check=true; shift ;;
     --) shift; break ;;
     *) echo "guest-lab: unknown argument '$1' (see the usage at the top of $0)" >&2; exit 2 ;;
   esac
 done
-[ $# -gt 0 ] || { echo "guest-lab: no command given: guest-lab.sh [options] -- COMMAND [ARG...]" >&2; exit 2; }
+$check || [ $# -gt 0 ] || { echo "guest-lab: no command given: guest-lab.sh [options] -- COMMAND [ARG...]" >&2; exit 2; }
 case "$clocksource" in hpet|acpi_pm|tsc|default) ;; *)
   echo "guest-lab: --clocksource '$clocksource': expected hpet, acpi_pm, tsc or default" >&2; exit 2 ;; esac
 case "$cpu" in intel|default) ;; *)
@@ -50,11 +53,11 @@ busybox=$(command -v busybox 2>/dev/null || true)
 if [ -z "$busybox" ] || ! { ldd "$busybox" 2>&1 || true; } | grep -q 'not a dynamic'; then
   missing+=(busybox-static)
 fi
-command -v apt-get >/dev/null 2>&1 || missing+=("apt-get (to fetch Debian's kernel)")
 if [ ${#missing[@]} -gt 0 ]; then
   echo "guest-lab: missing: ${missing[*]} (apt-get install ${missing[*]})" >&2
   exit 3
 fi
+command -v apt-get >/dev/null 2>&1 || { echo "guest-lab: needs apt-get to fetch Debian's kernel (a Debian or Ubuntu host)" >&2; exit 3; }
 
 cache=${FASTCLOCK_GUEST_CACHE:-$HOME/.cache/fastclock-guest}
 mkdir -p "$cache"
@@ -128,6 +131,10 @@ build_initramfs() {
 }
 
 version=$(prepare_kernel) || exit 3
+if $check; then
+  echo "guest-lab: ready: kernel $version, $(qemu-system-x86_64 --version | head -1)"
+  exit 0
+fi
 kernel_dir=$cache/$version
 
 if [ -z "$out" ]; then
