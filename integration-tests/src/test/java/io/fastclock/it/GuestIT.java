@@ -68,10 +68,11 @@ class GuestIT {
             checks.add(() -> checkContract(where, clocksource, contract));
             checks.add(() -> checkEpoch(where, epoch, lagMs(contract)));
             checks.add(() -> checkLogging(where, logging));
-            if (doctor != null && jdk == jdks.get(0)) {
+            // Emulated tsc reads cost about the 100 ns threshold: there the doctor and the agent, each measuring,
+            // may rightly decide apart. On hpet and acpi_pm the clocks cost several times the threshold.
+            if (doctor != null && jdk == jdks.get(0) && !clocksource.equals("tsc")) {
                 checks.add(() -> assertEquals(doctor.path("auto").path("millis").path("backend").asText() + ","
-                        + doctor.path("auto").path("nanos").path("backend").asText(),
-                        contract.value("backends").replace("millis=", "").replace("nanos=", ""),
+                        + doctor.path("auto").path("nanos").path("backend").asText(), backends(contract),
                         where + "the doctor's verdict is not what the agent did\n" + contract));
             }
         }
@@ -118,7 +119,11 @@ class GuestIT {
         }
         assertEquals(1, starts.size(), where + "not one start line\n" + r);
         assertTrue(starts.get(0).contains("(clocksource " + clocksource + ";"), where + "the start line names another clocksource\n" + r);
-        assertTrue(r.stderr.contains("fastclock: rewrote " + ContractApp.class.getName() + " ("), where + "ContractApp not rewritten\n" + r);
+        if (starts.get(0).startsWith("fastclock: active:")) {
+            assertTrue(r.stderr.contains("fastclock: rewrote " + ContractApp.class.getName() + " ("), where + "ContractApp not rewritten\n" + r);
+        } else {
+            assertEquals("system,system", backends(r), where + "an inactive agent installed a backend\n" + r);
+        }
         long lagMs = lagMs(r);
         assertAll(where + "contract",
                 () -> assertTrue(r.longValue("millis.reads") > 1000, r.toString()),
@@ -166,9 +171,15 @@ class GuestIT {
         }
     }
 
+    /** "millis,nanos" backends of a run; an inactive agent installs none ("system,system"). */
+    static String backends(ForkedJvm.Result r) {
+        String backends = r.value("backends");
+        return backends.equals("none") ? "system,system" : backends.replace("millis=", "").replace("nanos=", "");
+    }
+
     /** L from the start line; 0 where currentTimeMillis stays on the system clock. */
     static long lagMs(ForkedJvm.Result r) {
-        if (r.exitCode != 0 || !r.stdout.contains("backends=") || r.value("backends").startsWith("millis=system")) {
+        if (r.exitCode != 0 || !r.stdout.contains("backends=") || backends(r).startsWith("system,")) {
             return 0;
         }
         Matcher m = LAG.matcher(r.stderr);
