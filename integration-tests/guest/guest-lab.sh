@@ -47,7 +47,9 @@ case "$cpu" in intel|default) ;; *)
   echo "guest-lab: --cpu '$cpu': expected intel or default" >&2; exit 2 ;; esac
 
 missing=()
-command -v qemu-system-x86_64 >/dev/null 2>&1 || missing+=(qemu-system-x86)
+# FASTCLOCK_GUEST_QEMU: another QEMU binary (a missing one shows how a host without QEMU is told).
+qemu=${FASTCLOCK_GUEST_QEMU:-qemu-system-x86_64}
+command -v "$qemu" >/dev/null 2>&1 || missing+=(qemu-system-x86)
 busybox=$(command -v busybox 2>/dev/null || true)
 # The initramfs has no C library: only a static busybox runs there.
 if [ -z "$busybox" ] || ! { ldd "$busybox" 2>&1 || true; } | grep -q 'not a dynamic'; then
@@ -132,7 +134,7 @@ build_initramfs() {
 
 version=$(prepare_kernel) || exit 3
 if $check; then
-  echo "guest-lab: ready: kernel $version, $(qemu-system-x86_64 --version | head -1)"
+  echo "guest-lab: ready: kernel $version, $("$qemu" --version | sed -n 1p)"
   exit 0
 fi
 kernel_dir=$cache/$version
@@ -163,7 +165,7 @@ fi
 
 start=$(date +%s.%N)
 set +e
-timeout "$timeout_s" qemu-system-x86_64 "${accel[@]}" -smp 2 -m 2048 -nodefaults -no-reboot \
+timeout "$timeout_s" "$qemu" "${accel[@]}" -smp 2 -m 2048 -nodefaults -no-reboot \
   -display none -monitor none -serial "file:$out/console.log" \
   -kernel "$kernel_dir/vmlinux" -initrd "$kernel_dir/initramfs.cpio" -append "${args[*]}" \
   -fsdev local,id=root,path=/,readonly=on,security_model=none,multidevs=remap \

@@ -33,7 +33,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * new Date()), reach.java-time (Logback and Log4j2 stamps right), and that no backend the agent chooses costs
  * more than the system clock it replaces (the doctor's compiled costs).
  *
- * <p>Run alone: {@code mvn -B verify -pl integration-tests -Dit.test=GuestIT} (after packaging).
+ * <p>Run alone: {@code mvn -B verify -pl integration-tests -Dit.test=GuestIT} (after packaging);
+ * {@code -Dit.guestClocksources=hpet} boots only that guest.
  */
 class GuestIT {
     static final Pattern LAG = Pattern.compile("currentTimeMillis resolution ([0-9]+) ms, lag up to ([0-9]+) ms");
@@ -42,6 +43,7 @@ class GuestIT {
     @ParameterizedTest(name = "{0} ({1} CPU model)")
     @CsvSource({"acpi_pm, default, all", "hpet, intel, all", "tsc, intel, 17"})
     void theAgentKeepsTheContractOnARealKernel(String clocksource, String cpu, String jdkChoice) throws Exception {
+        GuestLab.requireChosen(clocksource);
         GuestLab.requireAvailable();
         List<Jdk> jdks = jdks(jdkChoice);
         Path out = Paths.get("target", "guest", clocksource).toAbsolutePath();

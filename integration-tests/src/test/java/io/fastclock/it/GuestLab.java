@@ -16,12 +16,22 @@ import org.junit.jupiter.api.Assumptions;
  */
 final class GuestLab {
     static final String REQUIRE_PROPERTY = "fastclock.it.requireGuest";
+    /** -Dit.guestClocksources=hpet,tsc boots only those guests (a quicker check). */
+    static final String CHOSEN_PROPERTY = "fastclock.it.guestClocksources";
     static final long BOOT_TIMEOUT_S = 900;
 
     private GuestLab() {}
 
     static Path script() {
         return Paths.get(System.getProperty("fastclock.guest.dir", "guest")).toAbsolutePath().resolve("guest-lab.sh");
+    }
+
+    /** Ends the test (skipped) where -Dit.guestClocksources names others only. */
+    static void requireChosen(String clocksource) {
+        String chosen = System.getProperty(CHOSEN_PROPERTY, "").trim();
+        if (!chosen.isEmpty() && !java.util.Arrays.asList(chosen.split(",")).contains(clocksource)) {
+            Assumptions.abort("[fastclock-it] guest " + clocksource + " not among -Dit.guestClocksources=" + chosen);
+        }
     }
 
     /** Ends the test unless a guest can be booted: skipped with the lab's reason, or failed where required. */
