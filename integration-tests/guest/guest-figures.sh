@@ -8,7 +8,7 @@ echo "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clo
 echo "cpuflags=$(grep -o -w -e constant_tsc -e nonstop_tsc -e rdtscp /proc/cpuinfo | sort -u | tr '\n' ' ')"
 "$java" -version 2>&1 | sed -n 1p
 echo "## doctor"
-"$java" -jar "$agent" doctor 2>&1 | sed -n '/^What -javaagent/,$p'
+"$java" -jar "$agent" doctor 2>&1 | sed -n '/^Millis lag against/,$p'
 echo "## without the agent"
 "$java" -cp "$cp" io.fastclock.it.apps.ClockCostApp 2>&1
 echo "## with the agent (defaults)"
