@@ -19,7 +19,7 @@
 # KVM is used where /proc/cpuinfo shows vmx or svm (then the CPU is the host's); otherwise pure emulation,
 # single-threaded (multi-threaded emulation crashes JVMs). See docs/GUEST-LAB.md.
 #
-# Needs qemu-system-x86 and busybox-static (apt); the kernel (linux-image-amd64 from the configured apt
+# Needs qemu-system-x86, busybox-static and xz-utils (apt); the kernel (linux-image-amd64 from the configured apt
 # sources) is fetched with apt-get download, never installed, into $FASTCLOCK_GUEST_CACHE
 # (default ~/.cache/fastclock-guest) with the initramfs, once.
 set -euo pipefail
@@ -50,6 +50,7 @@ missing=()
 # FASTCLOCK_GUEST_QEMU: another QEMU binary (a missing one shows how a host without QEMU is told).
 qemu=${FASTCLOCK_GUEST_QEMU:-qemu-system-x86_64}
 command -v "$qemu" >/dev/null 2>&1 || missing+=(qemu-system-x86)
+command -v xz >/dev/null 2>&1 || missing+=(xz-utils)
 busybox=$(command -v busybox 2>/dev/null || true)
 # The initramfs has no C library: only a static busybox runs there.
 if [ -z "$busybox" ] || ! { ldd "$busybox" 2>&1 || true; } | grep -q 'not a dynamic'; then
