@@ -23,6 +23,7 @@
 # sources) is fetched with apt-get download, never installed, into $FASTCLOCK_GUEST_CACHE
 # (default ~/.cache/fastclock-guest) with the initramfs, once.
 set -euo pipefail
+shopt -s inherit_errexit  # so that a failing step inside $(prepare_kernel) stops it
 
 clocksource=default
 cpu=default
