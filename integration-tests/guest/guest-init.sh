@@ -1,7 +1,8 @@
 #!/bin/busybox sh
 # The guest's init (in the lab's initramfs, see guest-lab.sh): loads the 9p modules, mounts the host's root
 # read-only with fresh tmpfs where the system writes, mounts the results share at its host path, runs the
-# command there in a chroot, records its exit status and times, and powers off.
+# command there in a chroot (with bash: guest-lab.sh quotes it with printf %q), records its exit status and
+# times, and powers off.
 /bin/busybox --install -s /bin
 export PATH=/bin
 mount -t proc proc /proc
@@ -26,7 +27,7 @@ mount -t 9p -o $opts results /newroot$out || { echo "guest-init: cannot mount th
 echo "guest-init: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 started=$(cut -d' ' -f1 /proc/uptime)
 HOME=/tmp PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  chroot /newroot /bin/sh "$out/guest-command" >/newroot$out/guest-stdout 2>/newroot$out/guest-stderr
+  chroot /newroot /bin/bash "$out/guest-command" >/newroot$out/guest-stdout 2>/newroot$out/guest-stderr
 rc=$?
 ended=$(cut -d' ' -f1 /proc/uptime)
 echo "$started $ended" >/newroot$out/guest-times

@@ -21,7 +21,7 @@
 #
 # Needs qemu-system-x86, busybox-static and xz-utils (apt); the kernel (linux-image-amd64 from the configured apt
 # sources) is fetched with apt-get download, never installed, into $FASTCLOCK_GUEST_CACHE
-# (default ~/.cache/fastclock-guest) with the initramfs, once.
+# (default ~/.cache/fastclock-guest), once, and the initramfs once for each version of guest-init.sh.
 set -euo pipefail
 shopt -s inherit_errexit  # so that a failing step inside $(prepare_kernel) stops it
 
@@ -66,14 +66,15 @@ command -v apt-get >/dev/null 2>&1 || { echo "guest-lab: needs apt-get to fetch 
 cache=${FASTCLOCK_GUEST_CACHE:-$HOME/.cache/fastclock-guest}
 mkdir -p "$cache"
 
-# The kernel, once: the newest linux-image-*-amd64 that linux-image-amd64 depends on.
+# The kernel and the modules the initramfs needs, once: the linux-image-*-amd64 that linux-image-amd64 depends on.
+# Prints the kernel's directory in the cache.
 prepare_kernel() {
   local image version work
   image=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -1)
   [ -n "$image" ] || { echo "guest-lab: apt knows no linux-image-amd64 (apt-get update?)" >&2; return 1; }
   version=${image#linux-image-}
-  if [ -s "$cache/$version/vmlinux" ] && [ -s "$cache/$version/initramfs.cpio" ]; then
-    echo "$version"; return 0
+  if [ -s "$cache/$version/vmlinux" ] && [ -s "$cache/$version/modules/order" ]; then
+    echo "$cache/$version"; return 0
   fi
   echo "guest-lab: fetching $image into $cache (once)" >&2
   work=$(mktemp -d "$cache/.work.XXXXXX")
@@ -81,11 +82,12 @@ prepare_kernel() {
     || { echo "guest-lab: apt-get download $image failed" >&2; rm -rf "$work"; return 1; }
   dpkg-deb -x "$work"/*.deb "$work/deb"
   extract_vmlinux "$work/deb/boot/vmlinuz-$version" "$work/vmlinux"
-  build_initramfs "$work/deb/lib/modules/$version" "$work/initramfs.cpio"
+  copy_modules "$work/deb/lib/modules/$version" "$work/modules"
+  rm -rf "${cache:?}/$version"
   mkdir -p "$cache/$version"
-  mv "$work/vmlinux" "$work/initramfs.cpio" "$cache/$version/"
+  mv "$work/vmlinux" "$work/modules" "$cache/$version/"
   rm -rf "$work"
-  echo "$version"
+  echo "$cache/$version"
 }
 
 # The ELF inside the bzImage (its xz payload): booted through QEMU's PVH entry, it skips the decompressor.
@@ -117,29 +119,43 @@ module_order() {
   done
 }
 
-build_initramfs() {
-  local modules=$1 cpio=$2 root name
-  root=$(mktemp -d)
-  mkdir -p "$root"/{bin,dev,proc,sys,newroot,modules}
-  cp "$busybox" "$root/bin/busybox"
+# virtio_pci, 9pnet_virtio, 9p and what they depend on, with their load order in DIR/order.
+copy_modules() {
+  local modules=$1 dir=$2 name
+  mkdir -p "$dir"
   ordered=
   module_order "$modules" virtio_pci 9pnet_virtio 9p
   for name in $ordered; do
-    cp "$(find "$modules" -name "$name.ko" -print -quit)" "$root/modules/"
+    cp "$(find "$modules" -name "$name.ko" -print -quit)" "$dir/"
   done
-  echo "$ordered" >"$root/modules/order"
-  cp "$(dirname "$0")/guest-init.sh" "$root/init"
-  chmod +x "$root/init"
-  (cd "$root" && find . | "$busybox" cpio -o -H newc >"$cpio" 2>/dev/null)
-  rm -rf "$root"
+  echo "$ordered" >"$dir/order"
 }
 
-version=$(prepare_kernel) || exit 3
+# The initramfs for this guest-init.sh (named by its checksum, so that a changed init is built afresh).
+prepare_initramfs() {
+  local init cpio root
+  init=$(dirname "$0")/guest-init.sh
+  cpio=$1/initramfs-$(sha256sum "$init" | cut -c1-12).cpio
+  if [ ! -s "$cpio" ]; then
+    root=$(mktemp -d)
+    mkdir -p "$root"/{bin,dev,proc,sys,newroot}
+    cp "$busybox" "$root/bin/busybox"
+    cp -r "$1/modules" "$root/modules"
+    cp "$init" "$root/init"
+    chmod +x "$root/init"
+    (cd "$root" && find . | "$busybox" cpio -o -H newc >"$cpio.tmp" 2>/dev/null)
+    mv "$cpio.tmp" "$cpio"
+    rm -rf "$root"
+  fi
+  echo "$cpio"
+}
+
+kernel_dir=$(prepare_kernel) || exit 3
+initramfs=$(prepare_initramfs "$kernel_dir") || exit 3
 if $check; then
-  echo "guest-lab: ready: kernel $version, $("$qemu" --version | sed -n 1p)"
+  echo "guest-lab: ready: kernel $(basename "$kernel_dir"), $("$qemu" --version | sed -n 1p)"
   exit 0
 fi
-kernel_dir=$cache/$version
 
 if [ -z "$out" ]; then
   out=$(mktemp -d "${TMPDIR:-/tmp}/fastclock-guest.XXXXXX")
@@ -169,7 +185,7 @@ start=$(date +%s.%N)
 set +e
 timeout "$timeout_s" "$qemu" "${accel[@]}" -smp 2 -m 2048 -nodefaults -no-reboot \
   -display none -monitor none -serial "file:$out/console.log" \
-  -kernel "$kernel_dir/vmlinux" -initrd "$kernel_dir/initramfs.cpio" -append "${args[*]}" \
+  -kernel "$kernel_dir/vmlinux" -initrd "$initramfs" -append "${args[*]}" \
   -fsdev local,id=root,path=/,readonly=on,security_model=none,multidevs=remap \
   -device virtio-9p-pci,fsdev=root,mount_tag=hostroot \
   -fsdev local,id=out,path="$out",security_model=none,multidevs=remap \
