@@ -12,7 +12,9 @@ import io.fastclock.rewrite.JdkScope;
 import io.fastclock.rewrite.RewriteListener;
 import io.fastclock.rewrite.RewriteStats;
 import io.fastclock.runtime.ClockRegistry;
+import io.fastclock.clock.CoarseEpoch;
 import io.fastclock.clock.CoarseMillis;
+import io.fastclock.clock.JnaCoarseEpoch;
 import io.fastclock.clock.CoarseNanos;
 import io.fastclock.runtime.EpochClock;
 import io.fastclock.runtime.FastClock;
@@ -32,7 +34,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
@@ -60,7 +61,8 @@ final class AgentStartup {
                     new SysfsTscTrust(probe.reader), LiveAgentState.publishingFallbacks(log));
         }
         LongClock jna = probe.jna == null ? null : probe.jna.clock;
-        EpochClock epoch = tsc == null ? null : new TscEpoch(tsc, systemEpoch());
+        JavaTimeCoverage coverage = JavaTimeCoverage.of(decision, settings, probe.measurements.coarseResolutionNs());
+        EpochClock epoch = coverage.table().serves(ClockReplacements.Served.EPOCH) ? epochClock(tsc, probe) : null;
         LongClock millis = millisClock(decision.millis().backend(), tsc, jna);
         LongClock nanos = nanosClock(decision.nanos().backend(), tsc);
         boolean installed = ClockRegistry.install(millis, nanos, epoch);
@@ -77,14 +79,14 @@ final class AgentStartup {
             return;
         }
 
-        JdkScope jdk = jdkScope(settings.jdk(), epoch);
+        JdkScope jdk = coverage.scope();
         RewriteStats stats = new RewriteStats();
         RewriteStats jdkStats = new RewriteStats();
         Set<String> changed = Detacher.newChangedSet();
         RewriteListener listener = Detacher.recording(changed,
                 log.debugEnabled() ? new DebugListener(log) : new FirstFailureReporter(log));
         ClockTransformer transformer = new ClockTransformer(new ClassFilter(settings.include(), settings.exclude()),
-                jdk, replacements(decision, epoch), stats, jdkStats, listener, module -> readsRuntime(inst, module));
+                jdk, coverage.table(), stats, jdkStats, listener, module -> readsRuntime(inst, module));
         if (jdk != JdkScope.NONE && !readsRuntime(inst, Object.class.getModule())) {
             log.info("java.base cannot read the fastclock runtime; the JDK's classes keep the JDK's clocks");
             jdk = JdkScope.NONE;
@@ -101,10 +103,10 @@ final class AgentStartup {
             GeneratedClassesPass.start(retransformer, generated, log);
         }
         String startLine = decision.summary() + probe.nativeNote() + "; " + millisResolution(decision, probe) + "; "
-                + jdkCoverage(settings.jdk(), jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
+                + jdkCoverage(coverage, jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
                 + " classes loaded before the agent rewritten";
         LiveAgentState.active(startLine, decision.millis().backend(), decision.nanos().backend(),
-                epoch != null && jdk != JdkScope.NONE ? "tsc" : "system", stats, jdkStats, tsc);
+                epoch != null && jdk != JdkScope.NONE ? epoch.name() : "system", stats, jdkStats, tsc);
         log.info(startLine);
         Telemetry.started(settings, ActivationFactsOf.decision(how, startLine, probe, settings));
         Telemetry.retransformed((int) (stats.rewritten() + jdkStats.rewritten()),
@@ -138,37 +140,29 @@ final class AgentStartup {
     }
 
     /**
-     * Which table rows apply: a clock whose backend is the JDK's own is left alone, and java.time's
-     * epoch read is handed over only to a fine clock that keeps its contract (the TSC clock).
+     * java.time's epoch read, for the rows {@link JavaTimeCoverage} hands over: the TSC clock's where
+     * it runs, else (instant=coarse) CLOCK_REALTIME_COARSE through the library currentTimeMillis uses.
      */
-    static ClockReplacements replacements(Decision decision, EpochClock epoch) {
-        Set<ClockReplacements.Served> served = EnumSet.noneOf(ClockReplacements.Served.class);
-        if (decision.millis().backend() != Backend.SYSTEM) {
-            served.add(ClockReplacements.Served.MILLIS);
+    private static EpochClock epochClock(TscClock tsc, MachineProbe probe) throws ReflectiveOperationException {
+        EpochClock jdkRead = systemEpoch();
+        if (tsc != null) {
+            return new TscEpoch(tsc, jdkRead);
         }
-        if (decision.nanos().backend() != Backend.SYSTEM) {
-            served.add(ClockReplacements.Served.NANOS);
+        if (probe.decision.millis().backend() == Backend.JNA_COARSE) {
+            MethodHandle read = probe.jna == null ? null : probe.jna.realtimeCoarseNanos();
+            if (read == null) {
+                throw new IllegalStateException("JNA's CLOCK_REALTIME_COARSE read cannot be reached");
+            }
+            return new JnaCoarseEpoch(read, jdkRead);
         }
-        if (epoch != null) {
-            served.add(ClockReplacements.Served.EPOCH);
-        }
-        return ClockReplacements.servedBy(served);
-    }
-
-    /** jdk=time needs a fine epoch clock (the TSC's): without one java.time stays on the JDK's read. */
-    static JdkScope jdkScope(JdkScope asked, EpochClock epoch) {
-        return asked == JdkScope.TIME && epoch == null ? JdkScope.NONE : asked;
+        return new CoarseEpoch(jdkRead);
     }
 
     /** The start line's account of the JDK classes changed. */
-    private static String jdkCoverage(JdkScope asked, JdkScope used, RewriteStats jdkStats) {
-        if (used == JdkScope.NONE) {
-            return asked == JdkScope.NONE ? "no JDK class changed (jdk=none)"
-                    : "java.time stays on the JDK's clock (no TSC clock to serve it)";
-        }
+    private static String jdkCoverage(JavaTimeCoverage coverage, JdkScope used, RewriteStats jdkStats) {
         // java.time is rarely loaded before the agent: most of it is changed later, as it loads.
-        return "java.time -> tsc (jdk=" + used.settingName() + "): " + jdkStats.rewritten()
-                + " JDK classes changed at start (" + jdkStats.callSites() + " call sites), the others as they load";
+        return coverage.account(used, ": " + jdkStats.rewritten() + " JDK classes changed at start ("
+                + jdkStats.callSites() + " call sites), the others as they load");
     }
 
     /** java.time's own read, for after a TSC fallback: looked up here, where jdk.internal.misc is exported. */

@@ -48,6 +48,10 @@ import java.util.Properties;
  *       system clock, Date, the calendars) | all (every JDK class that calls the clocks) | none</li>
  *   <li>{@code jmx}: auto* | on | off (MBean io.fastclock:type=FastClock: auto registers it when
  *       the application has a platform MBean server, on creates that server at start-up)</li>
+ *   <li>{@code instant}: auto* (java.time's epoch read, behind Instant.now() and every now(), is
+ *       served by the TSC clock where it runs, else by the JDK) | coarse (where no TSC clock runs and
+ *       currentTimeMillis is on a coarse clock, that clock serves it too, at one kernel tick of
+ *       resolution)</li>
  * </ul>
  * Enumerated values are matched ignoring case; keys must be written in lower case.
  *
@@ -102,6 +106,18 @@ public final class Settings {
         }
     }
 
+    /** Who may serve java.time's epoch read (Instant.now() and every now()). */
+    public enum InstantClock {
+        /** The TSC clock where it runs, else the JDK's own read. */
+        AUTO,
+        /** As auto, and where no TSC clock runs, the coarse clock currentTimeMillis is on. */
+        COARSE;
+
+        public String settingName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     /** How much the agent says on stderr. */
     public enum Log {
         QUIET, INFO, DEBUG;
@@ -113,7 +129,7 @@ public final class Settings {
 
     /** The known keys, in the order they are listed in messages. */
     public static final List<String> KEYS = Collections.unmodifiableList(Arrays.asList(
-            "mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk", "jmx"));
+            "mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk", "jmx", "instant"));
 
     /** Written by the agent for the application to read; never a setting. */
     public static final String ACTIVE_PROPERTY = "fastclock.active";
@@ -161,6 +177,7 @@ public final class Settings {
     private final Path library;
     private final JdkScope jdk;
     private final Jmx jmx;
+    private final InstantClock instant;
     private final Map<String, String> sources;
 
     private Settings(Builder b) {
@@ -177,6 +194,7 @@ public final class Settings {
         this.library = b.library;
         this.jdk = b.jdk;
         this.jmx = b.jmx;
+        this.instant = b.instant;
         this.sources = Collections.unmodifiableMap(new LinkedHashMap<>(b.sources));
     }
 
@@ -297,6 +315,7 @@ public final class Settings {
         Path library;
         JdkScope jdk = JdkScope.TIME;
         Jmx jmx = Jmx.AUTO;
+        InstantClock instant = InstantClock.AUTO;
         final Map<String, String> sources = new LinkedHashMap<>();
 
         Builder() {
@@ -347,6 +366,9 @@ public final class Settings {
                     break;
                 case "jmx":
                     jmx = enumValue(Jmx.values(), key, value, source);
+                    break;
+                case "instant":
+                    instant = enumValue(InstantClock.values(), key, value, source);
                     break;
                 default:
                     throw new SettingsException("fastclock: unknown setting '" + printable(key) + "' ("
@@ -531,12 +553,17 @@ public final class Settings {
         return jmx;
     }
 
-    /** TSC re-check period in ms. */
+    /** Who may serve java.time's epoch read. */
+    public InstantClock instant() {
+        return instant;
+    }
+
     /** Which of the JDK's classes have their clock calls replaced. */
     public JdkScope jdk() {
         return jdk;
     }
 
+    /** TSC re-check period in ms. */
     public long recheckMs() {
         return recheckMs;
     }
@@ -610,6 +637,7 @@ public final class Settings {
         return "mode=" + mode.settingName() + ",millis=" + millis.settingName() + ",nanos=" + nanos.settingName()
                 + ",include=" + String.join(":", include) + ",exclude=" + String.join(":", exclude)
                 + ",log=" + log.settingName() + ",threshold=" + thresholdNs + ",sysfs=" + sysfsRoot
-                + ",procfs=" + procfsRoot + ",recheck=" + recheckMs + ",jdk=" + jdk.settingName() + ",jmx=" + jmx.settingName();
+                + ",procfs=" + procfsRoot + ",recheck=" + recheckMs + ",jdk=" + jdk.settingName() + ",jmx=" + jmx.settingName()
+                + ",instant=" + instant.settingName();
     }
 }

@@ -1,5 +1,6 @@
 package io.fastclock.doctor;
 
+import io.fastclock.agent.JavaTimeCoverage;
 import io.fastclock.agent.MachineProbe;
 import io.fastclock.agent.TscClockStarter;
 import io.fastclock.config.Settings;
@@ -59,6 +60,8 @@ final class DoctorReport {
     private final TscClock tsc;
     private final String tscStartProblem;
     private final MillisLag millisLag;
+    /** For what the agent would do with the JDK's clock reads (jdk, instant). */
+    private Settings settings;
 
     private DoctorReport(MachineProbe probe, Decision forced, Map<String, Double> javaCosts,
                          Map<String, Double> nativeCosts, TscClock tsc, String tscStartProblem, MillisLag millisLag) {
@@ -146,7 +149,9 @@ final class DoctorReport {
             }
         }
         MillisLag lag = measureMillisLag(probe, tsc);
-        return new DoctorReport(probe, forced, javaCosts, nativeCosts, tsc, tscProblem, lag);
+        DoctorReport report = new DoctorReport(probe, forced, javaCosts, nativeCosts, tsc, tscProblem, lag);
+        report.settings = settings;
+        return report;
     }
 
     /**
@@ -429,12 +434,19 @@ final class DoctorReport {
                 probe.jna.elapsedNanos / 1e6, probe.measurements.jnaCoarseNs());
     }
 
-    private static void decision(StringBuilder out, String title, Decision d) {
+    private JavaTimeCoverage javaTime(Decision d) {
+        return JavaTimeCoverage.of(d, settings, probe.measurements.coarseResolutionNs());
+    }
+
+    private void decision(StringBuilder out, String title, Decision d) {
         out.append("  ").append(title).append(": ").append(d.active() ? "ACTIVE" : "inactive").append('\n');
         out.append("    currentTimeMillis -> ").append(d.millis().backend().settingName()).append(": ")
                 .append(d.millis().reason()).append('\n');
         out.append("    nanoTime          -> ").append(d.nanos().backend().settingName()).append(": ")
                 .append(d.nanos().reason()).append('\n');
+        if (d.active()) {
+            out.append("    JDK clock reads   -> ").append(javaTime(d).account()).append('\n');
+        }
         for (String w : d.warnings()) {
             out.append("    warning: ").append(w).append('\n');
         }
@@ -568,13 +580,19 @@ final class DoctorReport {
         return flags;
     }
 
-    private static Map<String, Object> decisionMap(Decision d) {
+    private Map<String, Object> decisionMap(Decision d) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("active", d.active());
         m.put("summary", d.summary());
         m.put("millis", choiceMap(d.millis()));
         m.put("nanos", choiceMap(d.nanos()));
         m.put("warnings", new ArrayList<>(d.warnings()));
+        JavaTimeCoverage javaTime = javaTime(d);
+        Map<String, Object> jt = new LinkedHashMap<>();
+        jt.put("epoch", d.active() ? javaTime.epochBackend() : "jdk");
+        jt.put("millisReads", d.active() ? javaTime.millisReadsBackend() : "jdk");
+        jt.put("reason", d.active() ? javaTime.account() : "fastclock would be inactive: no JDK class changed");
+        m.put("javaTime", jt);
         return m;
     }
 

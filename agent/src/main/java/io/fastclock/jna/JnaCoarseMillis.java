@@ -44,6 +44,12 @@ public final class JnaCoarseMillis extends LongClock {
         return "jna-coarse";
     }
 
+    /** CLOCK_REALTIME_COARSE in ns since the epoch, or -1 (java.time's epoch read under instant=coarse). */
+    public static long realtimeCoarseNanos() {
+        long[] ts = new long[2];
+        return clock_gettime(CLOCK_REALTIME_COARSE, ts) == 0 ? ts[0] * 1_000_000_000L + ts[1] : -1;
+    }
+
     /** clock_getres(CLOCK_REALTIME_COARSE) in ns, or -1. */
     public static long coarseResolutionNanos() {
         long[] ts = new long[2];

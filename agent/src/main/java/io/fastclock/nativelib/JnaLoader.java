@@ -4,6 +4,9 @@ import io.fastclock.runtime.LongClock;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
@@ -80,6 +83,19 @@ public final class JnaLoader {
         public long coarseResolutionNanos() {
             Object v = call("coarseResolutionNanos", new Class<?>[0]);
             return v instanceof Long ? (Long) v : -1;
+        }
+
+        /** A handle of type ()long on the adapter's realtimeCoarseNanos() (CLOCK_REALTIME_COARSE in ns, or -1), or null. */
+        public MethodHandle realtimeCoarseNanos() {
+            if (adapter == null) {
+                return null;
+            }
+            try {
+                return MethodHandles.publicLookup().findStatic(adapter, "realtimeCoarseNanos",
+                        MethodType.methodType(long.class));
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
+            }
         }
 
         /** ns per call of clock_gettime(clockId) through JNA (see JnaCoarseMillis.nanosPerCall), or NaN. */

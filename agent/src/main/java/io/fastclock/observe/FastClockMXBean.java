@@ -23,7 +23,7 @@ public interface FastClockMXBean {
     /** system, coarse or tsc. */
     String getNanosBackend();
 
-    /** system or tsc. */
+    /** java.time's epoch read: system, tsc, or (instant=coarse) coarse or jna-coarse. */
     String getEpochBackend();
 
     /** Application classes rewritten so far. */

@@ -41,7 +41,7 @@ class EnvironmentSettingsTest {
                 "FASTCLOCK_INCLUDE", "com.acme.:org.foo.Bar", "FASTCLOCK_EXCLUDE", "com.acme.internal.",
                 "FASTCLOCK_LOG", "debug", "FASTCLOCK_THRESHOLD", "250", "FASTCLOCK_SYSFS", "/tmp/sys",
                 "FASTCLOCK_PROCFS", "/tmp/proc", "FASTCLOCK_RECHECK", "200", "FASTCLOCK_LIBRARY", "/opt/libfastclock.so",
-                "FASTCLOCK_JMX", "on", "FASTCLOCK_JDK", "none");
+                "FASTCLOCK_JMX", "on", "FASTCLOCK_JDK", "none", "FASTCLOCK_INSTANT", "coarse");
         assertEquals(Settings.Mode.ON, s.mode());
         assertEquals(Settings.Millis.JNA_COARSE, s.millis());
         assertEquals(Settings.Nanos.SYSTEM, s.nanos());
@@ -55,6 +55,7 @@ class EnvironmentSettingsTest {
         assertEquals(Paths.get("/opt/libfastclock.so"), s.library());
         assertEquals(Settings.Jmx.ON, s.jmx());
         assertEquals(io.fastclock.rewrite.JdkScope.NONE, s.jdk());
+        assertEquals(Settings.InstantClock.COARSE, s.instant());
         for (String key : Settings.KEYS) {
             assertEquals("environment variable " + Settings.environmentName(key), s.sourceOf(key));
         }
@@ -67,6 +68,7 @@ class EnvironmentSettingsTest {
         "FASTCLOCK_THRESHOLD|-5|fastclock: bad setting threshold=-5 (environment variable FASTCLOCK_THRESHOLD): accepted values are a whole number of nanoseconds from 1 to 1000000",
         "FASTCLOCK_RECHECK|10|fastclock: bad setting recheck=10 (environment variable FASTCLOCK_RECHECK): accepted values are a whole number of milliseconds from 50 to 60000",
         "FASTCLOCK_JMX|yes|fastclock: bad setting jmx=yes (environment variable FASTCLOCK_JMX): accepted values are auto, on, off",
+        "FASTCLOCK_INSTANT|fine|fastclock: bad setting instant=fine (environment variable FASTCLOCK_INSTANT): accepted values are auto, coarse",
         "FASTCLOCK_INCLUDE|com..acme|fastclock: bad setting include=com..acme (environment variable FASTCLOCK_INCLUDE): accepted values are dotted package or class-name prefixes (Java identifier characters and dots) separated by ':'; 'com..acme' is not one",
     })
     void aBadValueNamesTheVariableTheValueAndWhatIsAccepted(String name, String value, String message) {

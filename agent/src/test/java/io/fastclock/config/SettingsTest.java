@@ -72,7 +72,7 @@ class SettingsTest {
     @Test
     void everyKeyFromAgentArguments() {
         Settings s = args("mode=on,millis=jna-coarse,nanos=system,include=com.acme.:org.foo.Bar,"
-                + "exclude=com.acme.internal.,log=debug,threshold=250,sysfs=/tmp/s,procfs=/tmp/p,recheck=50,library=/opt/lib/libfastclock.so,jdk=all,jmx=off");
+                + "exclude=com.acme.internal.,log=debug,threshold=250,sysfs=/tmp/s,procfs=/tmp/p,recheck=50,library=/opt/lib/libfastclock.so,jdk=all,jmx=off,instant=coarse");
         assertEquals(Settings.Mode.ON, s.mode());
         assertEquals(Settings.Millis.JNA_COARSE, s.millis());
         assertEquals(Settings.Nanos.SYSTEM, s.nanos());
@@ -86,6 +86,7 @@ class SettingsTest {
         assertEquals(Paths.get("/opt/lib/libfastclock.so"), s.library());
         assertEquals(io.fastclock.rewrite.JdkScope.ALL, s.jdk());
         assertEquals(Settings.Jmx.OFF, s.jmx());
+        assertEquals(Settings.InstantClock.COARSE, s.instant());
         for (String k : Settings.KEYS) {
             assertEquals("agent argument", s.sourceOf(k));
         }
@@ -128,6 +129,7 @@ class SettingsTest {
         "threshold, 1", "threshold, 100", "threshold, 1000000",
         "recheck, 50", "recheck, 60000",
         "jmx, auto", "jmx, on", "jmx, off",
+        "instant, auto", "instant, coarse", "instant, COARSE",
     })
     void acceptedValues(String key, String value) {
         Settings s = args(key + "=" + value);
@@ -142,6 +144,7 @@ class SettingsTest {
         "millis=rdtsc|fastclock: bad setting millis=rdtsc (agent argument): accepted values are auto, coarse, tsc, jna-coarse, system",
         "nanos=fast|fastclock: bad setting nanos=fast (agent argument): accepted values are auto, tsc, system, coarse",
         "nanos=jna-coarse|fastclock: bad setting nanos=jna-coarse (agent argument): accepted values are auto, tsc, system, coarse",
+        "instant=fine|fastclock: bad setting instant=fine (agent argument): accepted values are auto, coarse",
         "log=verbose|fastclock: bad setting log=verbose (agent argument): accepted values are quiet, info, debug",
         "threshold=0|fastclock: bad setting threshold=0 (agent argument): accepted values are a whole number of nanoseconds from 1 to 1000000",
         "threshold=-5|fastclock: bad setting threshold=-5 (agent argument): accepted values are a whole number of nanoseconds from 1 to 1000000",
@@ -160,10 +163,10 @@ class SettingsTest {
         "include=.com|fastclock: bad setting include=.com (agent argument): accepted values are dotted package or class-name prefixes (Java identifier characters and dots) separated by ':'; '.com' is not one",
         "include=com..acme|fastclock: bad setting include=com..acme (agent argument): accepted values are dotted package or class-name prefixes (Java identifier characters and dots) separated by ':'; 'com..acme' is not one",
         "include=com.*|fastclock: bad setting include=com.* (agent argument): accepted values are dotted package or class-name prefixes (Java identifier characters and dots) separated by ':'; 'com.*' is not one",
-        "nanoz=tsc|fastclock: unknown setting 'nanoz' (agent argument): known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx",
+        "nanoz=tsc|fastclock: unknown setting 'nanoz' (agent argument): known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx, instant",
         "mode=on,mode=off|fastclock: setting 'mode' given twice in agent arguments",
         "mode=on,log=debug,mode=on|fastclock: setting 'mode' given twice in agent arguments",
-        "modeon|fastclock: bad agent argument 'modeon': expected key=value pairs separated by ',' (known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx)",
+        "modeon|fastclock: bad agent argument 'modeon': expected key=value pairs separated by ',' (known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx, instant)",
     })
     void badAgentArgument(String agentArgs, String message) {
         assertEquals(message, error(agentArgs));
@@ -172,14 +175,14 @@ class SettingsTest {
     @Test
     void badSystemProperties() {
         assertEquals("fastclock: unknown setting 'nanoz' (system property fastclock.nanoz): known settings are "
-                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx",
+                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx, instant",
                 error(null, props("fastclock.nanoz", "tsc")));
         assertEquals("fastclock: bad setting nanos=fast (system property fastclock.nanos): accepted values are "
                 + "auto, tsc, system, coarse", error("", props("fastclock.nanos", "fast")));
         assertEquals("fastclock: bad setting threshold=abc (system property fastclock.threshold): accepted values "
                 + "are a whole number of nanoseconds from 1 to 1000000", error(null, props("fastclock.threshold", "abc")));
         assertEquals("fastclock: unknown setting '' (system property fastclock.): known settings are "
-                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx",
+                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx, instant",
                 error(null, props("fastclock.", "x")));
     }
 
@@ -258,7 +261,7 @@ class SettingsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk", "jmx"})
+    @ValueSource(strings = {"mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk", "jmx", "instant"})
     void sourceOfKnowsEveryKey(String key) {
         assertEquals("default", Settings.defaults().sourceOf(key));
     }

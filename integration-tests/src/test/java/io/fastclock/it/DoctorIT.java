@@ -120,6 +120,30 @@ class DoctorIT {
         assertTrue(r.stdout.matches("(?s).*\\n  tsc millis +[0-9.]+ +[0-9.]+ +-?[0-9]+% +rdtsc \\(unordered\\)\\n.*"), r.stdout);
     }
 
+    /**
+     * A machine whose kernel dropped the TSC (fixture hpet-tsc-demoted): the doctor says, in text and
+     * JSON, that java.time keeps the JDK's read, the date APIs' millisecond reads go to the coarse
+     * clock, and what instant=coarse would do; with instant=coarse, that the coarse clock serves it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void onACoarseOnlyMachineItSaysWhoServesTheJdksClockReads(Jdk jdk) throws Exception {
+        Path machine = Fixtures.machine("hpet-tsc-demoted");
+        String[] fixture = {"-Dfastclock.sysfs=" + machine.resolve("sys"), "-Dfastclock.procfs=" + machine.resolve("proc")};
+        ForkedJvm.Result text = ForkedJvm.on(jdk).withoutAgent().jvmArg(fixture).jar(ForkedJvm.agentJar()).run();
+        assertEquals(0, text.exitCode, text.toString());
+        assertTrue(text.stdout.matches("(?s).*\\n    JDK clock reads   -> java\\.time stays on the JDK's clock \\(no TSC clock;"
+                + " instant=coarse would serve it at [0-9.]+ ms resolution\\); Date/Calendar/Clock\\.millis -> coarse"
+                + " \\(jdk=time\\)\\n.*"), text.stdout);
+        ForkedJvm.Result json = ForkedJvm.on(jdk).withoutAgent().jvmArg(fixture).jvmArg("-Dfastclock.instant=coarse")
+                .jar(ForkedJvm.agentJar(), "--json").run();
+        assertEquals(0, json.exitCode, json.toString());
+        JsonNode javaTime = new ObjectMapper().readTree(json.stdout).path("auto").path("javaTime");
+        assertEquals("coarse", javaTime.path("epoch").asText(), json.stdout);
+        assertEquals("coarse", javaTime.path("millisReads").asText(), json.stdout);
+        assertTrue(javaTime.path("reason").asText().startsWith("java.time -> coarse at "), json.stdout);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void anUnknownArgumentIsAUsageError(Jdk jdk) throws Exception {

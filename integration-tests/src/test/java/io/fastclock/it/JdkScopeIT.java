@@ -16,11 +16,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The setting jdk and the cases where no JDK class may change (reach.jdk-setting, host.jdk-changes),
  * under the simulator, by count and by the agent's own account (log=debug, start line):
  * jdk=all moves java.util.concurrent's timed waits onto fastclock and they still wait long enough;
- * jdk=none, mode=off, an inactive auto and an active agent without a TSC clock change no JDK class,
- * and java.time keeps reading the slow clock.
+ * jdk=none, mode=off and an inactive auto change no JDK class, and java.time keeps reading the slow
+ * clock. (An active agent without a TSC clock: CoarseOnlyJavaTimeIT.)
  *
- * <p>Proves, in docs/CONTRACT.md: reach.jdk-setting, host.jdk-changes, epoch.jdk-otherwise,
- * activation.off, activation.auto, host.quiet.
+ * <p>Proves, in docs/CONTRACT.md: reach.jdk-setting, host.jdk-changes, activation.off, activation.auto, host.quiet.
  */
 class JdkScopeIT {
     static final int WAITS = 2_000;
@@ -115,15 +114,5 @@ class JdkScopeIT {
         ForkedJvm.Result r = javaTimeStaysSlow(jdk, "threshold=1000000,log=debug");
         assertTrue(r.agentLines().get(0).startsWith("fastclock: inactive: "), r.toString());
         assertFalse(r.stderr.contains("rewrote"), r.toString());
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("jdks")
-    void withoutATscClockJavaTimeStaysOnTheJdksClock(Jdk jdk) throws Exception {
-        // A machine (fixture) whose CPU lacks nonstop_tsc: active with the coarse clock, no fine epoch clock.
-        ForkedJvm.Result r = javaTimeStaysSlow(jdk, Fixtures.settings(Fixtures.machine("no-nonstop-tsc")) + ",log=debug");
-        assertTrue(r.agentLines().get(0).startsWith("fastclock: active: "), r.toString());
-        assertTrue(r.agentLines().get(0).contains("java.time stays on the JDK's clock"), r.toString());
-        assertEquals("millis=coarse,nanos=system", r.value("backends"), r.toString());
     }
 }

@@ -1,0 +1,30 @@
+package io.fastclock.clock;
+
+import io.fastclock.runtime.EpochClock;
+
+/**
+ * java.time's epoch read from CLOCK_REALTIME_COARSE through JNI (instant=coarse, where no TSC clock
+ * runs): one kernel tick of resolution, the same clock and the same instant as {@link CoarseMillis},
+ * so that Instant.now() and currentTimeMillis agree. Should the read ever fail, the JDK's own.
+ */
+public final class CoarseEpoch extends EpochClock {
+    private final EpochClock whenUnreadable;
+
+    public CoarseEpoch(EpochClock whenUnreadable) {
+        this.whenUnreadable = whenUnreadable;
+    }
+
+    @Override
+    public long nanoTimeAdjustment(long offsetSeconds) {
+        long epochNanos = NativeClocks.clockGettime(NativeClocks.CLOCK_REALTIME_COARSE);
+        if (epochNanos < 0) {
+            return whenUnreadable.nanoTimeAdjustment(offsetSeconds); // a negative errno: never lie
+        }
+        return NanoTimeAdjustment.of(epochNanos, offsetSeconds);
+    }
+
+    @Override
+    public String name() {
+        return "coarse";
+    }
+}
