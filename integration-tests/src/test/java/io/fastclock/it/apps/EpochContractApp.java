@@ -15,6 +15,7 @@ import java.time.Instant;
  *       successive distinct values; resolution.stepsUnder1us: how many were under 1 us;
  *   <li>agreement.minDiffMs / agreement.maxDiffMs: System.currentTimeMillis() read just after
  *       Instant.now(), minus its epoch millis (the max less the ms the two reads took);
+ *   <li>date.minDiffMs / date.maxDiffMs: the same for new Date().getTime();
  *   <li>steps (when seconds > 0): refSteps, stepNFollowMs (from the reference showing step N to
  *       Instant.now() being back within 1 ms of it), longestOffMs.
  * </ul>
@@ -37,6 +38,7 @@ public final class EpochContractApp {
         bounds(reads);
         resolution(reads);
         agreement(reads);
+        dateAgreement(reads);
         System.out.println("done=ok");
     }
 
@@ -163,5 +165,22 @@ public final class EpochContractApp {
             System.out.println("step" + i + "FollowMs=" + steps.get(i)[2]);
         }
         System.out.println("longestOffMs=" + longestOff);
+    }
+
+    /** As {@link #agreement}, for new Date() (which the JDK stamps from its own currentTimeMillis). */
+    private static void dateAgreement(int reads) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int i = 0; i < reads; i++) {
+            long start = ReferenceClocks.nanos();
+            long dateMillis = new java.util.Date().getTime();
+            long millis = System.currentTimeMillis();
+            long tookMs = (ReferenceClocks.nanos() - start + 999_999L) / 1_000_000L;
+            long diff = millis - dateMillis;
+            min = Math.min(min, diff);
+            max = Math.max(max, diff - tookMs);
+        }
+        System.out.println("date.minDiffMs=" + min);
+        System.out.println("date.maxDiffMs=" + max);
     }
 }

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Run inside a lab guest (guest-lab.sh) by GuestIT: the doctor once, then on each JDK three apps with the agent
+# at its defaults (what a user gets on this kernel): ContractApp (millis.lag, nanos.monotonic), EpochContractApp
+# (Instant.now() and new Date() against currentTimeMillis) and LoggingApp (Logback and Log4j2 stamps).
+# Each run leaves OUT/NAME.out, .err, .rc and .secs (its wall time in the guest); GuestIT judges them.
+#
+#   guest-checks.sh OUT AGENT_JAR CLASSPATH LABEL=JAVA_HOME...
+set -u
+out=$1 agent=$2 cp=$3
+shift 3
+
+cat /sys/devices/system/clocksource/clocksource0/current_clocksource >"$out/clocksource"
+grep -o -w -e constant_tsc -e nonstop_tsc /proc/cpuinfo | sort -u | tr '\n' ' ' >"$out/cpuflags"
+
+# run NAME JAVA ARG...
+run() {
+  name=$1
+  shift
+  start=$(cut -d' ' -f1 /proc/uptime)
+  "$@" >"$out/$name.out" 2>"$out/$name.err"
+  echo $? >"$out/$name.rc"
+  end=$(cut -d' ' -f1 /proc/uptime)
+  echo "$start $end" | awk '{ printf "%.1f\n", $2 - $1 }' >"$out/$name.secs"
+  echo "$*" >"$out/$name.cmd"
+}
+
+first=1
+for spec in "$@"; do
+  label=${spec%%=*}
+  java=${spec#*=}/bin/java
+  if [ $first = 1 ]; then
+    run doctor "$java" -jar "$agent" doctor --json
+    first=0
+  fi
+  access=
+  [ "$label" -ge 24 ] && access=--enable-native-access=ALL-UNNAMED
+  run "jdk$label-contract" "$java" "-javaagent:$agent=log=debug" -cp "$cp" io.fastclock.it.apps.ContractApp 1 2
+  run "jdk$label-epoch" "$java" "-javaagent:$agent" $access -cp "$cp" io.fastclock.it.apps.EpochContractApp 20000 0
+  run "jdk$label-logging" "$java" "-javaagent:$agent" $access -cp "$cp" io.fastclock.it.apps.LoggingApp 0 500
+done
+echo done >"$out/done"
