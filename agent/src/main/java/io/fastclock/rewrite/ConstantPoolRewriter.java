@@ -22,7 +22,7 @@ import java.util.List;
  * swaps the owner. Where repointing would change something ASM's rewrite keeps, {@link #rewrite}
  * answers {@link #ASM_NEEDED} instead: a matching entry used by an instruction other than
  * {@code invokestatic} or by a handle of another kind (malformed classes both); a pool with no room
- * for the new entries (65535).
+ * for the new entries (65535); a class-file version newer than {@link #NEWEST_MAJOR}.
  *
  * <p>Thread-safe (immutable). Throws on malformed class files; the caller falls back to ASM.
  */
@@ -49,6 +49,8 @@ public final class ConstantPoolRewriter {
     private static final int PACKAGE = 20;
     private static final int REF_INVOKE_STATIC = 6;
     private static final int MAX_POOL_COUNT = 0xFFFF;
+    /** The newest class-file version this rewrite knows (Java 26, as the ASM it ships with); newer ones go to ASM. */
+    static final int NEWEST_MAJOR = 70;
     /** Nesting of dynamic constants followed while counting; deeper is taken as a malformed cycle. */
     private static final int MAX_DEPTH = 64;
 
@@ -64,7 +66,10 @@ public final class ConstantPoolRewriter {
     private static final int LOOKUPSWITCH = 0xab;
     private static final int WIDE = 0xc4;
     private static final int IINC = 0x84;
-    /** Length of each fixed-length instruction; 0 for the variable ones and the undefined opcodes. */
+    /**
+     * Length of each fixed-length instruction, negated for those that can name a rewritten entry
+     * (invoke*, ldc*); 0 for the variable ones and the undefined opcodes.
+     */
     private static final byte[] LENGTH = instructionLengths();
 
     private static final byte[] CODE = ascii("Code");
@@ -116,6 +121,10 @@ public final class ConstantPoolRewriter {
      */
     public ClockCallRewriter.Result rewrite(byte[] b) {
         Pool pool = new Pool(b);
+        int major = u2(b, 6);
+        if (major < 45 || major > NEWEST_MAJOR) {
+            return ASM_NEEDED; // a format this rewrite was not checked on (new tags, opcodes, attributes)
+        }
         int count = pool.count;
         // row + 1 of each matching Methodref, 0 elsewhere
         int[] matched = null;
@@ -348,6 +357,11 @@ public final class ConstantPoolRewriter {
             while (p < end) {
                 int op = b[p] & 0xFF;
                 int len = LENGTH[op];
+                if (len > 0) {
+                    p += len; // the common case: an instruction that cannot name a rewritten entry
+                    continue;
+                }
+                len = -len;
                 switch (op) {
                     case INVOKESTATIC:
                         if (matched[u2(b, p + 1)] != 0) {
@@ -617,6 +631,10 @@ public final class ConstantPoolRewriter {
         len[0xc8] = 5; // goto_w
         len[0xc9] = 5; // jsr_w
         len[0xca] = 0; // breakpoint: not in class files (ASM refuses it too)
+        for (int op : new int[] {LDC, LDC_W, LDC2_W, INVOKEVIRTUAL, INVOKESPECIAL, INVOKESTATIC, INVOKEINTERFACE,
+                INVOKEDYNAMIC}) {
+            len[op] = (byte) -len[op];
+        }
         return len;
     }
 }

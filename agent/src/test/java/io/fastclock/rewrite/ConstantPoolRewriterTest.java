@@ -212,6 +212,15 @@ class ConstantPoolRewriterTest {
     }
 
     @Test
+    void aClassFileNewerThanItWasCheckedOnGoesToAsm() {
+        GeneratedClasses gen = new GeneratedClasses(V17);
+        byte[] newer = gen.classes.get(gen.main).clone();
+        newer[6] = 0;
+        newer[7] = (byte) (ConstantPoolRewriter.NEWEST_MAJOR + 1);
+        assertSame(ConstantPoolRewriter.ASM_NEEDED, POOL.rewrite(newer));
+    }
+
+    @Test
     void aMalformedClassIsLeftUnchangedAndReportedOnce() {
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES);
         cw.visit(V11, ACC_PUBLIC, "t/Cut", null, "java/lang/Object", null);
