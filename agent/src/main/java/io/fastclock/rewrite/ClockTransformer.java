@@ -12,6 +12,8 @@ import java.util.function.Predicate;
  * keeps the rewrite). Returns null (no change) for unnamed classes, classes out of scope, classes
  * whose bytes do not name an owner in the table, and classes with nothing to rewrite. Never throws:
  * a class whose rewrite fails is left as it was, counted in its stats and reported to the listener.
+ * The rewrite is {@link ConstantPoolRewriter}'s (no ASM class loaded); ASM's {@link ClockCallRewriter}
+ * takes the classes it hands over or fails on, and its failure is the one reported.
  *
  * <p>Classes in named modules: a named module cannot link to {@code FastClock} (in the bootstrap
  * loader's unnamed module) unless it reads that module. When the JVM calls the module-aware
