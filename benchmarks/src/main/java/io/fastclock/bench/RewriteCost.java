@@ -15,10 +15,11 @@ import java.util.stream.Stream;
 
 /**
  * Per-class cost of the clock rewrite, the constant-pool rewrite against ASM's, on the classes of this
- * JDK's runtime image that the table matches (fastclock.jar on the class path).
+ * JDK's runtime image that the table matches (the agent's classes and ASM's jar on the class path:
+ * fastclock.jar keeps its classes out of the class path).
  *
  * <pre>
- *   java -cp agent/target/fastclock.jar:CLASSES io.fastclock.bench.RewriteCost warm
+ *   java -cp agent/target/classes:ASM.jar:BENCH_CLASSES io.fastclock.bench.RewriteCost warm 30
  *   java -cp ... io.fastclock.bench.RewriteCost first pool|asm   (one first rewrite in a fresh JVM, as at start-up)
  * </pre>
  * warm: each class rewritten in rounds, its best time kept; prints median and mean over the classes,
