@@ -60,6 +60,33 @@ class ConstantPoolRewriterTest {
         rewritten.forEach((name, bytes) -> assertEquals("", ClockRefs.verify(bytes, loader), name));
     }
 
+    /**
+     * Run against a stand-in FastClock returning sentinels, the pool rewrite's classes return what
+     * ASM's do at every entry point (constructors, static initialisers, lambdas, method references,
+     * ldc of handles, dynamic constants), and every one of them reaches the stand-in.
+     */
+    @ParameterizedTest(name = "class-file major {0}, frames {1}")
+    @MethodSource("io.fastclock.rewrite.ClockCallRewriterTest#versions")
+    void generatedClassesRunAsAsmsDo(int version, boolean frames) throws Exception {
+        GeneratedClasses gen = new GeneratedClasses(version, frames);
+        org.junit.jupiter.api.Assumptions.assumeTrue(ClockCallRewriterTest.runtimeCanLoad(gen),
+                "this JVM cannot load class-file major " + gen.major + (frames ? "" : " without frames"));
+        Map<String, byte[]> pool = new HashMap<>();
+        Map<String, byte[]> asm = new HashMap<>();
+        gen.classes.forEach((name, bytes) -> {
+            pool.put(name, POOL.rewrite(bytes).bytes());
+            asm.put(name, ClockCallRewriter.rewriteCounting(bytes, TABLE).bytes());
+        });
+        pool.put(ClockReplacements.FAST_CLOCK, GeneratedClasses.stubFastClock());
+        asm.put(ClockReplacements.FAST_CLOCK, GeneratedClasses.stubFastClock());
+        ClassLoader parent = getClass().getClassLoader();
+        Map<String, Long> byPool = ClockCallRewriterTest.run(gen, new GeneratedClasses.MapLoader(parent, pool));
+        Map<String, Long> byAsm = ClockCallRewriterTest.run(gen, new GeneratedClasses.MapLoader(parent, asm));
+        assertEquals(byAsm, byPool);
+        byPool.forEach((what, value) -> assertTrue(value == GeneratedClasses.STUB_MILLIS
+                || value == GeneratedClasses.STUB_NANOS || value == 3 * GeneratedClasses.STUB_NANOS, what + " = " + value));
+    }
+
     /** One Methodref serves an invokestatic, an ldc of its handle and a lambda's bootstrap argument. */
     @Test
     void aMethodrefSharedByACallAndHandlesIsRepointedOnceForAll() {
