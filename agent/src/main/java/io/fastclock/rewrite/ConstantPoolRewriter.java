@@ -106,9 +106,10 @@ public final class ConstantPoolRewriter {
     /** Whether the pool holds a Methodref or InterfaceMethodref the table replaces (ASM's {@code referencesClock}). */
     public boolean referencesClock(byte[] b) {
         Pool pool = new Pool(b);
+        byte[] classMarks = new byte[pool.count];
         for (int i = 1; i < pool.count; i++) {
             int tag = pool.tag(i);
-            if ((tag == METHODREF || tag == INTERFACE_METHODREF) && rowOf(pool, i) >= 0) {
+            if ((tag == METHODREF || tag == INTERFACE_METHODREF) && rowOf(pool, i, classMarks) >= 0) {
                 return true;
             }
         }
@@ -128,10 +129,11 @@ public final class ConstantPoolRewriter {
         int count = pool.count;
         // row + 1 of each matching Methodref, 0 elsewhere
         int[] matched = null;
+        byte[] classMarks = new byte[count];
         for (int i = 1; i < count; i++) {
             int tag = pool.tag(i);
             if (tag == METHODREF || tag == INTERFACE_METHODREF) {
-                int row = rowOf(pool, i);
+                int row = rowOf(pool, i, classMarks);
                 if (row >= 0) {
                     if (matched == null) {
                         matched = new int[count];
@@ -163,13 +165,31 @@ public final class ConstantPoolRewriter {
         return out == null ? ASM_NEEDED : new ClockCallRewriter.Result(out, sites);
     }
 
-    /** The row a (Interface)Methodref matches, or -1. */
-    private int rowOf(Pool pool, int ref) {
+    private static final byte NOT_AN_OWNER = 1;
+    private static final byte AN_OWNER = 2;
+
+    /**
+     * The row a (Interface)Methodref matches, or -1. {@code classMarks} remembers, per Class entry,
+     * whether it names an owner of the table, so that most references cost one array read.
+     */
+    private int rowOf(Pool pool, int ref, byte[] classMarks) {
         byte[] b = pool.bytes;
         int at = pool.offset[ref];
-        int classUtf8 = pool.offset[pool.index(u2(b, at + 1), CLASS)];
+        int cls = pool.index(u2(b, at + 1), CLASS);
+        int classNameAt = pool.offset[pool.index(u2(b, pool.offset[cls] + 1), UTF8)];
+        if (classMarks[cls] == 0) {
+            classMarks[cls] = NOT_AN_OWNER;
+            for (byte[] o : owner) {
+                if (utf8Equals(b, classNameAt, o)) {
+                    classMarks[cls] = AN_OWNER;
+                    break;
+                }
+            }
+        }
+        if (classMarks[cls] == NOT_AN_OWNER) {
+            return -1;
+        }
         int nat = pool.offset[pool.index(u2(b, at + 3), NAME_AND_TYPE)];
-        int classNameAt = pool.offset[pool.index(u2(b, classUtf8 + 1), UTF8)];
         for (int r = 0; r < owner.length; r++) {
             if (utf8Equals(b, classNameAt, owner[r])
                     && utf8Equals(b, pool.offset[pool.index(u2(b, nat + 1), UTF8)], name[r])
@@ -194,21 +214,35 @@ public final class ConstantPoolRewriter {
                 used[matched[i] - 1] = true;
             }
         }
+        boolean ownerNamed = false;
         for (int i = 1; i < pool.count; i++) {
-            int tag = pool.tag(i);
+            int at = pool.offset[i];
+            if (at == 0 || b[at] != UTF8) {
+                continue;
+            }
+            int length = u2(b, at + 1);
             for (int r = 0; r < rows; r++) {
                 if (!used[r]) {
                     continue;
                 }
-                if (tag == UTF8) {
-                    if (ownerUtf8[r] == 0 && utf8Equals(b, pool.offset[i], newOwner[r])) {
-                        ownerUtf8[r] = i;
-                    }
-                    if (renames[r] && nameIndex[r] == 0 && utf8Equals(b, pool.offset[i], newName[r])) {
-                        nameIndex[r] = i;
-                    }
-                } else if (tag == CLASS && classIndex[r] == 0
-                        && utf8Equals(b, pool.offset[pool.index(u2(b, pool.offset[i] + 1), UTF8)], newOwner[r])) {
+                if (ownerUtf8[r] == 0 && length == newOwner[r].length && utf8Equals(b, at, newOwner[r])) {
+                    ownerUtf8[r] = i;
+                    ownerNamed = true;
+                }
+                if (renames[r] && nameIndex[r] == 0 && length == newName[r].length && utf8Equals(b, at, newName[r])) {
+                    nameIndex[r] = i;
+                }
+            }
+        }
+        // A Class entry naming the new owner names that Utf8 (or a duplicate of it: then a Class is appended).
+        for (int i = 1; ownerNamed && i < pool.count; i++) {
+            int at = pool.offset[i];
+            if (at == 0 || b[at] != CLASS) {
+                continue;
+            }
+            int nameUtf8 = u2(b, at + 1);
+            for (int r = 0; r < rows; r++) {
+                if (used[r] && classIndex[r] == 0 && nameUtf8 == ownerUtf8[r]) {
                     classIndex[r] = i;
                 }
             }
