@@ -11,7 +11,9 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Swaps the clock method references listed in {@link ClockReplacements} (by default
+ * The fallback of {@link ConstantPoolRewriter} (which the transformer runs first, without loading ASM)
+ * for the classes it cannot take, and the reference it is tested against. Swaps the clock method
+ * references listed in {@link ClockReplacements} (by default
  * {@code System.currentTimeMillis()J} and {@code System.nanoTime()J} for {@link #FAST_CLOCK}'s) in:
  * <ul>
  *   <li>{@code INVOKESTATIC} instructions (the {@code isInterface} flag is kept as it was);</li>

@@ -12,6 +12,8 @@ import java.util.function.Predicate;
  * keeps the rewrite). Returns null (no change) for unnamed classes, classes out of scope, classes
  * whose bytes do not name an owner in the table, and classes with nothing to rewrite. Never throws:
  * a class whose rewrite fails is left as it was, counted in its stats and reported to the listener.
+ * The rewrite is {@link ConstantPoolRewriter}'s (no ASM class loaded); ASM's {@link ClockCallRewriter}
+ * takes the classes it hands over or fails on, and its failure is the one reported.
  *
  * <p>Classes in named modules: a named module cannot link to {@code FastClock} (in the bootstrap
  * loader's unnamed module) unless it reads that module. When the JVM calls the module-aware
@@ -25,10 +27,12 @@ public final class ClockTransformer implements ClassFileTransformer {
     private final JdkScope jdk;
     private final ClockReplacements table;
     private final byte[][] owners;
+    private final ConstantPoolRewriter poolRewriter;
     private final RewriteStats stats;
     private final RewriteStats jdkStats;
     private final RewriteListener listener;
     private final Predicate<Module> namedModuleGate;
+    private final java.util.concurrent.atomic.LongAdder asmRewrites = new java.util.concurrent.atomic.LongAdder();
 
     public ClockTransformer(ClassFilter filter) {
         this(filter, new RewriteStats(), null, m -> false);
@@ -60,6 +64,7 @@ public final class ClockTransformer implements ClassFileTransformer {
         this.jdk = jdk;
         this.table = table;
         this.owners = ClassBytes.asciiNames(table.owners());
+        this.poolRewriter = new ConstantPoolRewriter(table);
         this.stats = stats;
         this.jdkStats = jdkStats;
         this.listener = listener;
@@ -111,8 +116,7 @@ public final class ClockTransformer implements ClassFileTransformer {
      */
     public boolean callsClocks(byte[] classfile) {
         try {
-            return mayCallClocks(classfile)
-                    && ClockCallRewriter.referencesClock(new org.objectweb.asm.ClassReader(classfile), table);
+            return mayCallClocks(classfile) && poolRewriter.referencesClock(classfile);
         } catch (RuntimeException e) {
             return true; // unreadable here: let the transformer decide on the class's real bytes
         }
@@ -130,6 +134,29 @@ public final class ClockTransformer implements ClassFileTransformer {
             ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
         return transform0(null, className, classBeingRedefined, classfileBuffer);
+    }
+
+    /**
+     * The constant-pool rewrite where it can equal ASM's, else ASM's: a class it cannot handle or
+     * that it fails on (a malformed one, say) goes to ASM, whose failure is the one reported.
+     */
+    ClockCallRewriter.Result rewrite(byte[] classfile) {
+        ClockCallRewriter.Result result;
+        try {
+            result = poolRewriter.rewrite(classfile);
+        } catch (RuntimeException | StackOverflowError e) {
+            result = ConstantPoolRewriter.ASM_NEEDED;
+        }
+        if (result == ConstantPoolRewriter.ASM_NEEDED) {
+            asmRewrites.increment();
+            return ClockCallRewriter.rewriteCounting(classfile, table);
+        }
+        return result;
+    }
+
+    /** Classes handed to ASM's rewriter because the constant-pool rewrite could not do them (tests read it). */
+    long asmRewrites() {
+        return asmRewrites.sum();
     }
 
     private byte[] transform0(
@@ -154,7 +181,7 @@ public final class ClockTransformer implements ClassFileTransformer {
                 return null;
             }
             stats.countParsed();
-            ClockCallRewriter.Result result = ClockCallRewriter.rewriteCounting(classfileBuffer, table);
+            ClockCallRewriter.Result result = rewrite(classfileBuffer);
             if (result == null) {
                 return null;
             }

@@ -150,7 +150,7 @@ class ClockCallRewriterTest {
      * Calls every generated entry point. Keys: "M:" for millis results, "N:" for nanos, "3N:" for the
      * loop summing three nanoTime() calls.
      */
-    private static Map<String, Long> run(GeneratedClasses gen, ClassLoader loader) throws Exception {
+    static Map<String, Long> run(GeneratedClasses gen, ClassLoader loader) throws Exception {
         Map<String, Long> out = new java.util.TreeMap<>();
         Class<?> c = Class.forName(gen.main.replace('/', '.'), true, loader);
         out.put("M:<clinit>", c.getField("AT_INIT").getLong(null));

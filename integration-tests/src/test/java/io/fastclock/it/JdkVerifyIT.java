@@ -14,7 +14,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The JDK classes the agent changes pass ASM's verifier, on every JDK tested: a forked app rewrites
  * that JDK's own class files with the agent's rewriter (fastclock.jar on the class path, every row
  * of the replacement table) and verifies them: each of JdkScope.TIME_CLASSES (jdk=time), and every
- * class in the runtime image that names a replaced method (what jdk=all may change).
+ * class in the runtime image that names a replaced method (what jdk=all may change). The agent's
+ * constant-pool rewrite (what it runs first, ASM being its fallback) is checked on the same classes:
+ * it must give ASM's result exactly (call sites, Textifier dump) and verify alike.
  *
  * <p>Supports, in docs/CONTRACT.md: host.jdk-changes (without the agent: its rewriter, on each
  * JDK's own classes).
@@ -55,5 +57,9 @@ class JdkVerifyIT {
         assertTrue(r.longValue("all.rewritten") > 50, "too few JDK classes with clock calls found\n" + r);
         assertEquals(0, r.longValue("all.failed"), "a rewritten JDK class fails ASM's verifier: "
                 + r.value("all.firstFailure") + "\n" + r);
+        assertEquals(0, r.longValue("all.poolDiffers"), "the constant-pool rewrite differs from ASM's: "
+                + r.value("all.poolFirstDifference") + "\n" + r);
+        assertEquals(r.longValue("all.rewritten"), r.longValue("all.poolRewritten") + r.longValue("all.poolToAsm"), r.toString());
+        assertEquals(0, r.longValue("all.poolToAsm"), "JDK classes handed to ASM\n" + r);
     }
 }

@@ -2,6 +2,7 @@ package io.fastclock.it.apps;
 
 import io.fastclock.rewrite.ClockCallRewriter;
 import io.fastclock.rewrite.ClockReplacements;
+import io.fastclock.rewrite.ConstantPoolRewriter;
 import io.fastclock.rewrite.JdkScope;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,6 +19,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.util.CheckClassAdapter;
+import org.objectweb.asm.util.Textifier;
+import org.objectweb.asm.util.TraceClassVisitor;
 
 /**
  * Rewrites this JDK's own class files with the agent's rewriter (fastclock.jar on the class path,
@@ -27,6 +30,12 @@ import org.objectweb.asm.util.CheckClassAdapter;
  * runtime image (jrt:/) that names a replaced method (what jdk=all may rewrite): {@code all.rewritten},
  * {@code all.callSites}, {@code all.failed} (verifier messages that the original class does not
  * also get) and {@code all.firstFailure}.
+ *
+ * <p>Each class is rewritten twice, by ASM's rewriter and by the agent's constant-pool rewrite
+ * (ConstantPoolRewriter, what the agent runs first): the pool rewrite must give ASM's result (same
+ * call sites, same Textifier dump) and pass the verifier alike; a time class where it does not prints
+ * {@code FAIL pool ...}; over the image: {@code all.poolRewritten}, {@code all.poolToAsm} (handed to
+ * ASM), {@code all.poolDiffers} and {@code all.poolFirstDifference}.
  */
 public final class JdkVerifyApp {
     public static void main(String[] args) throws Exception {
@@ -47,6 +56,11 @@ public final class JdkVerifyApp {
                 continue;
             }
             timeSites += result.callSites();
+            String poolDifference = poolDifference(original, result);
+            if (poolDifference != null) {
+                System.out.println("time." + name + "=FAIL pool " + poolDifference);
+                continue;
+            }
             String messages = verify(result.bytes());
             System.out.println("time." + name + "=" + (messages.isEmpty() ? result.callSites() + " sites ok"
                     : "FAIL " + oneLine(messages)));
@@ -71,6 +85,10 @@ public final class JdkVerifyApp {
         int callSites = 0;
         int failed = 0;
         String firstFailure = "none";
+        poolRewritten = 0;
+        poolToAsm = 0;
+        int poolDiffers = 0;
+        String poolFirstDifference = "none";
         for (Path p : classes) {
             byte[] original = Files.readAllBytes(p);
             if (!mentionsAny(original, owners)) {
@@ -83,6 +101,12 @@ public final class JdkVerifyApp {
                 failed++;
                 firstFailure = firstFailure.equals("none") ? p + ": rewrite threw " + e : firstFailure;
                 continue;
+            }
+            String poolDifference = poolDifference(original, result);
+            if (poolDifference != null) {
+                poolDiffers++;
+                poolFirstDifference = poolFirstDifference.equals("none") ? p + ": " + poolDifference
+                        : poolFirstDifference;
             }
             if (result == null) {
                 continue;
@@ -102,6 +126,51 @@ public final class JdkVerifyApp {
         System.out.println("all.callSites=" + callSites);
         System.out.println("all.failed=" + failed);
         System.out.println("all.firstFailure=" + firstFailure);
+        System.out.println("all.poolRewritten=" + poolRewritten);
+        System.out.println("all.poolToAsm=" + poolToAsm);
+        System.out.println("all.poolDiffers=" + poolDiffers);
+        System.out.println("all.poolFirstDifference=" + poolFirstDifference);
+    }
+
+    private static final ConstantPoolRewriter POOL = new ConstantPoolRewriter(ClockReplacements.all());
+    private static int poolRewritten;
+    private static int poolToAsm;
+
+    /**
+     * Null when the constant-pool rewrite of {@code original} gives ASM's {@code asm} result (or hands
+     * the class to ASM); else what differs. Its result must also verify as ASM's does.
+     */
+    static String poolDifference(byte[] original, ClockCallRewriter.Result asm) {
+        ClockCallRewriter.Result pool;
+        try {
+            pool = POOL.rewrite(original);
+        } catch (RuntimeException e) {
+            pool = ConstantPoolRewriter.ASM_NEEDED;
+        }
+        if (pool == ConstantPoolRewriter.ASM_NEEDED) {
+            poolToAsm++;
+            return null;
+        }
+        if (pool == null || asm == null) {
+            return pool == asm ? null : "ASM " + (asm == null ? "unchanged" : "rewrote") + ", pool "
+                    + (pool == null ? "unchanged" : "rewrote");
+        }
+        poolRewritten++;
+        if (pool.callSites() != asm.callSites()) {
+            return "call sites: ASM " + asm.callSites() + ", pool " + pool.callSites();
+        }
+        if (!text(pool.bytes()).equals(text(asm.bytes()))) {
+            return "dump differs from ASM's";
+        }
+        String vp = withoutStackTraces(verify(pool.bytes()));
+        String va = withoutStackTraces(verify(asm.bytes()));
+        return vp.equals(va) ? null : "verifier: " + oneLine(vp);
+    }
+
+    private static String text(byte[] classfile) {
+        StringWriter sw = new StringWriter();
+        new ClassReader(classfile).accept(new TraceClassVisitor(null, new Textifier(), new PrintWriter(sw)), 0);
+        return sw.toString();
     }
 
     /** What ASM's verifier says about the class (empty: nothing). */
