@@ -183,7 +183,7 @@ fi
 
 start=$(date +%s.%N)
 set +e
-timeout "$timeout_s" "$qemu" "${accel[@]}" -smp 2 -m 2048 -nodefaults -no-reboot \
+timeout "$timeout_s" "$qemu" "${accel[@]}" -smp "${FASTCLOCK_GUEST_SMP:-2}" -m 2048 -nodefaults -no-reboot \
   -display none -monitor none -serial "file:$out/console.log" \
   -kernel "$kernel_dir/vmlinux" -initrd "$initramfs" -append "${args[*]}" \
   -fsdev local,id=root,path=/,readonly=on,security_model=none,multidevs=remap \

@@ -1,5 +1,6 @@
 package io.fastclock.agent;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.observe.Telemetry;
 import io.fastclock.observe.TscClockFigures;
@@ -16,6 +17,7 @@ import io.fastclock.clock.CoarseEpoch;
 import io.fastclock.clock.CoarseMillis;
 import io.fastclock.clock.JnaCoarseEpoch;
 import io.fastclock.clock.CoarseNanos;
+import io.fastclock.clock.LagCheckedEpoch;
 import io.fastclock.clock.LagCheckedMillis;
 import io.fastclock.runtime.EpochClock;
 import io.fastclock.runtime.FastClock;
@@ -30,7 +32,6 @@ import io.fastclock.clock.TscMillis;
 import io.fastclock.clock.TscNanos;
 
 import java.lang.instrument.Instrumentation;
-import java.time.Instant;
 import java.util.function.LongSupplier;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -65,12 +66,12 @@ final class AgentStartup {
         }
         LongClock jna = probe.jna == null ? null : probe.jna.clock;
         JavaTimeCoverage coverage = JavaTimeCoverage.of(decision, settings, probe.measurements.coarseResolutionNs());
-        EpochClock epoch = coverage.table().serves(ClockReplacements.Served.EPOCH) ? epochClock(tsc, probe) : null;
         LongClock millis = millisClock(decision.millis().backend(), tsc, jna);
         LagCheckedMillis lagChecked = lagChecked(decision, millis);
         if (lagChecked != null) {
             millis = lagChecked;
         }
+        EpochClock epoch = coverage.table().serves(ClockReplacements.Served.EPOCH) ? epochClock(tsc, probe, lagChecked) : null;
         LongClock nanos = nanosClock(decision.nanos().backend(), tsc);
         boolean installed = ClockRegistry.install(millis, nanos, epoch);
         FastClock.nanoTime(); // initialise now, off the application's first call
@@ -117,8 +118,7 @@ final class AgentStartup {
         LiveAgentState.millisLag(statedLagMs(decision));
         log.info(startLine);
         if (lagChecked != null) {
-            CoarseLagWatch.start(new CoarseLagWatch(lagChecked, lagReference(probe), probe.measurements.coarseResolutionNs(),
-                    decision.millis().lagNs(), new CoarseLagLines(log)));
+            startLagWatch(lagChecked, probe, decision, log);
         }
         Telemetry.started(settings, ActivationFactsOf.decision(how, startLine, probe, settings));
         Telemetry.retransformed((int) (stats.rewritten() + jdkStats.rewritten()),
@@ -154,13 +154,22 @@ final class AgentStartup {
 
     /**
      * java.time's epoch read, for the rows {@link JavaTimeCoverage} hands over: the TSC clock's where
-     * it runs, else (instant=coarse) CLOCK_REALTIME_COARSE through the library currentTimeMillis uses.
+     * it runs, else (instant=coarse) CLOCK_REALTIME_COARSE through the library currentTimeMillis uses,
+     * leaving the coarse clock when currentTimeMillis does.
+     *
+     * @param lagChecked the watched coarse currentTimeMillis, or null
      */
-    private static EpochClock epochClock(TscClock tsc, MachineProbe probe) throws ReflectiveOperationException {
+    private static EpochClock epochClock(TscClock tsc, MachineProbe probe, LagCheckedMillis lagChecked)
+            throws ReflectiveOperationException {
         EpochClock jdkRead = systemEpoch();
         if (tsc != null) {
             return new TscEpoch(tsc, jdkRead);
         }
+        EpochClock coarse = coarseEpochClock(probe, jdkRead);
+        return lagChecked == null ? coarse : new LagCheckedEpoch(coarse, jdkRead, lagChecked);
+    }
+
+    private static EpochClock coarseEpochClock(MachineProbe probe, EpochClock jdkRead) {
         if (probe.decision.millis().backend() == Backend.JNA_COARSE) {
             MethodHandle read = probe.jna == null ? null : probe.jna.realtimeCoarseNanos();
             if (read == null) {
@@ -203,15 +212,32 @@ final class AgentStartup {
         return coarse && decision.millis().lagNs() > 0 ? new LagCheckedMillis(millis) : null;
     }
 
-    /** CLOCK_REALTIME in ns for the watch: through the JNI library, or the JDK's Instant where only JNA is there. */
-    private static LongSupplier lagReference(MachineProbe probe) {
+    /** CLOCK_REALTIME in ns for the watch: through the JNI library, or the JDK's own read where only JNA is there. */
+    private static LongSupplier lagReference(MachineProbe probe) throws ReflectiveOperationException {
         if (probe.nativeResult.loaded()) {
             return () -> NativeClocks.clockGettime(NativeClocks.CLOCK_REALTIME);
         }
-        return () -> {
-            Instant now = Instant.now();
-            return now.getEpochSecond() * 1_000_000_000L + now.getNano();
-        };
+        // The JDK's own CLOCK_REALTIME read, not Instant.now(): with instant=coarse the agent has
+        // handed java.time to the coarse clock, which would then be measured against itself.
+        EpochClock jdkRead = systemEpoch();
+        return () -> jdkRead.nanoTimeAdjustment(0);
+    }
+
+    /**
+     * A coarse clock nobody watches could fall behind its L unnoticed: where the watch cannot start
+     * (no thread to be had), currentTimeMillis goes back to the system clock, with one line.
+     */
+    private static void startLagWatch(LagCheckedMillis lagChecked, MachineProbe probe, Decision decision, AgentLog log) {
+        try {
+            CoarseLagWatch.start(new CoarseLagWatch(lagChecked, lagReference(probe), probe.measurements.coarseResolutionNs(),
+                    decision.millis().lagNs(), new CoarseLagLines(log)));
+        } catch (RuntimeException | Error | ReflectiveOperationException e) {
+            lagChecked.moveToSystemClock();
+            String why = "the coarse clock's lag cannot be watched (" + OneLine.escape(String.valueOf(e))
+                    + "); currentTimeMillis stays on the system clock";
+            LiveAgentState.millisOnSystemClock(why);
+            log.info(why);
+        }
     }
 
     /** The start line's L in whole ms, rounded up (as the contract's integer check reads it). */

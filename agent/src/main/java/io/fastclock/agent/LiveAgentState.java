@@ -46,6 +46,10 @@ final class LiveAgentState {
     /** currentTimeMillis went back to the system clock for good (its coarse clock's lag grew past the cap). */
     static void millisOnSystemClock(String why) {
         AgentState.set(AgentState.MILLIS, "system");
+        String epoch = AgentState.get(AgentState.EPOCH);
+        if ("coarse".equals(epoch) || "jna-coarse".equals(epoch)) {
+            AgentState.set(AgentState.EPOCH, "system"); // instant=coarse follows it (LagCheckedEpoch)
+        }
         AgentState.set(AgentState.MILLIS_LAG_MS, "0");
         AgentState.set(AgentState.FALLBACK, why);
     }

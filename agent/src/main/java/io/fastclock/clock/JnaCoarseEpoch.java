@@ -24,10 +24,9 @@ public final class JnaCoarseEpoch extends EpochClock {
         long epochNanos;
         try {
             epochNanos = (long) realtimeCoarseNanos.invokeExact();
-        } catch (RuntimeException | Error e) {
-            throw e;
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            // Never into Instant.now() (host.failure-runs): the JDK's own read instead.
+            return whenUnreadable.nanoTimeAdjustment(offsetSeconds);
         }
         if (epochNanos < 0) {
             return whenUnreadable.nanoTimeAdjustment(offsetSeconds);

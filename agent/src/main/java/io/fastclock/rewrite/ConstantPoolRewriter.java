@@ -368,6 +368,15 @@ public final class ConstantPoolRewriter {
             return sites;
         }
 
+        /** Where the attribute at p ends; a length that is negative or runs past the class file is malformed. */
+        private int attributeEnd(int p) {
+            int length = u4(b, p + 2);
+            if (length < 0 || length > b.length - p - 6) {
+                throw new IllegalArgumentException("attribute length out of the class file");
+            }
+            return p + 6 + length;
+        }
+
         private int skipMembers(int p) {
             int members = u2(b, p);
             p += 2;
@@ -375,7 +384,7 @@ public final class ConstantPoolRewriter {
                 int attributes = u2(b, p + 6);
                 p += 8;
                 for (int a = 0; a < attributes; a++) {
-                    p += 6 + u4(b, p + 2);
+                    p = attributeEnd(p);
                 }
             }
             return p;
@@ -532,7 +541,7 @@ public final class ConstantPoolRewriter {
                     }
                     return entries;
                 }
-                p += 6 + u4(b, p + 2);
+                p = attributeEnd(p);
             }
             throw new IllegalArgumentException("invokedynamic or dynamic constant without BootstrapMethods");
         }

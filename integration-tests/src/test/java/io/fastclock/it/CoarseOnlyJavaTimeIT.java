@@ -58,28 +58,22 @@ class CoarseOnlyJavaTimeIT {
         return Long.parseLong(m.group(1));
     }
 
-    /** A first run only to read the start line's L (it depends on this kernel's tick). */
-    private static long lagMs(Jdk jdk, String extraArgs) throws Exception {
-        ForkedJvm.Result r = AgentJars.withJna(ForkedJvm.on(jdk).agentArgs(coarseOnlyMachine() + extraArgs), jdk)
-                .slowClocksource(0).main(JTimeCoverageApp.class, "1", "app").run();
-        assertEquals(0, r.exitCode, r.toString());
-        return statedLagMs(r);
+    private static ForkedJvm.Result counted(Jdk jdk, String extraArgs) throws Exception {
+        return counted(jdk, extraArgs, "millis=coarse,nanos=system");
     }
 
-    private static ForkedJvm.Result counted(Jdk jdk, String extraArgs, long lagMs) throws Exception {
-        return counted(jdk, extraArgs, lagMs, "millis=coarse,nanos=system");
-    }
-
-    private static ForkedJvm.Result counted(Jdk jdk, String extraArgs, long lagMs, String backends) throws Exception {
+    /** The counted run; its values are checked against the L this run's start line states (measured each run). */
+    private static ForkedJvm.Result counted(Jdk jdk, String extraArgs, String backends) throws Exception {
         SlowReadCount count = SlowReadCount.create();
         ForkedJvm jvm = AgentJars.withJna(ForkedJvm.on(jdk).agentArgs(coarseOnlyMachine() + extraArgs), jdk);
         ForkedJvm.Result r = count.underSimulator(jvm, 0)
-                .main(JTimeCoverageApp.class, Integer.toString(OPS), "app", Long.toString(lagMs)).run();
+                .main(JTimeCoverageApp.class, Integer.toString(OPS), "app", "stated").run();
         count.read();
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("ok", r.value("done"), r.toString());
         assertEquals(backends, r.value("backends"), "not the coarse-only world\n" + r);
-        assertEquals(lagMs, statedLagMs(r), r.toString());
+        long lagMs = statedLagMs(r);
+        assertEquals(lagMs, r.longValue("lagMs"), "the application checked another L than the start line's\n" + r);
         for (Map.Entry<String, String> e : r.values().entrySet()) {
             if (e.getKey().startsWith("value.")) {
                 assertEquals("ok", e.getValue(), e.getKey() + " is outside [reference - " + lagMs + " ms, reference + 1 ms]\n" + r);
@@ -103,7 +97,7 @@ class CoarseOnlyJavaTimeIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void byDefaultTheJdksMillisReadsFollowTheCoarseClockAndJavaTimeKeepsTheJdksRead(Jdk jdk) throws Exception {
-        ForkedJvm.Result r = counted(jdk, "", lagMs(jdk, ""));
+        ForkedJvm.Result r = counted(jdk, "");
         Map<String, Long> counts = counts(r);
         System.out.println("[CoarseOnlyJavaTimeIT] " + jdk + " defaults, slow reads per " + OPS + " ops: " + counts
                 + "; " + r.agentLines().get(0));
@@ -128,9 +122,7 @@ class CoarseOnlyJavaTimeIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void instantCoarseHandsJavaTimeToTheCoarseClock(Jdk jdk) throws Exception {
-        long lagMs = lagMs(jdk, ",instant=coarse");
-        ForkedJvm.Result r = counted(jdk, ",instant=coarse", lagMs);
-        assertAllServed(r, "coarse", lagMs);
+        assertAllServed(counted(jdk, ",instant=coarse"), "coarse");
     }
 
     /** libfastclock cannot load: currentTimeMillis and, with instant=coarse, java.time on JNA's CLOCK_REALTIME_COARSE. */
@@ -138,11 +130,11 @@ class CoarseOnlyJavaTimeIT {
     @MethodSource("jdks")
     void instantCoarseWithJnaCoarseHandsJavaTimeToJna(Jdk jdk) throws Exception {
         String args = ",instant=coarse,millis=jna-coarse,library=/nonexistent.so";
-        long lagMs = lagMs(jdk, args);
-        assertAllServed(counted(jdk, args, lagMs, "millis=jna-coarse,nanos=system"), "jna-coarse", lagMs);
+        assertAllServed(counted(jdk, args, "millis=jna-coarse,nanos=system"), "jna-coarse");
     }
 
-    private static void assertAllServed(ForkedJvm.Result r, String epoch, long lagMs) {
+    private static void assertAllServed(ForkedJvm.Result r, String epoch) {
+        long lagMs = statedLagMs(r);
         Map<String, Long> counts = counts(r);
         System.out.println("[CoarseOnlyJavaTimeIT] instant=coarse, " + epoch + ", slow reads per " + OPS + " ops: "
                 + counts + "; " + r.agentLines().get(0));

@@ -92,6 +92,11 @@ final class GuestLab {
             this.stderr = stderr;
         }
 
+        /** Whether the guest ran under QEMU's pure emulation (not KVM): its kernel's tick then arrives late. */
+        boolean emulated() {
+            return labLines().contains("guest-lab: emulated");
+        }
+
         /** The lab's own "guest-lab: ..." lines (how it ran, boot and command times). */
         String labLines() {
             StringBuilder lines = new StringBuilder();

@@ -30,17 +30,24 @@ public final class ContractApp {
         long worstBehind = 0;
         long worstAhead = Long.MIN_VALUE;
         long reads = 0;
+        // The L the agent stated at start (its informational mirror); -1 without an active agent.
+        long statedLagMs = Long.getLong("fastclock.millisLagMs", -1L);
+        long beyondStatedLag = 0;
         long end = ReferenceClocks.nanos() + runNanos;
         while (ReferenceClocks.nanos() < end) {
             long before = ReferenceClocks.millis();
             long fast = System.currentTimeMillis();
             long after = ReferenceClocks.millis();
+            if (statedLagMs >= 0 && before - fast > statedLagMs) {
+                beyondStatedLag++;
+            }
             worstBehind = Math.max(worstBehind, before - fast);
             worstAhead = Math.max(worstAhead, fast - after);
             reads++;
         }
         System.out.println("millis.reads=" + reads);
         System.out.println("millis.worstBehindMs=" + worstBehind);
+        System.out.println("millis.beyondStatedLag=" + beyondStatedLag);
         System.out.println("millis.worstAheadMs=" + worstAhead);
     }
 

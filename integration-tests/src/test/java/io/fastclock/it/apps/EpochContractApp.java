@@ -103,6 +103,7 @@ public final class EpochContractApp {
      * a method handle), so that a preemption between them is not taken for disagreement.
      */
     private static void agreement(int reads) {
+        long beyond = 0;
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         long maxRaw = Long.MIN_VALUE;
@@ -115,7 +116,11 @@ public final class EpochContractApp {
             min = Math.min(min, diff);
             max = Math.max(max, diff - tookMs);
             maxRaw = Math.max(maxRaw, diff);
+            if (beyondLag(diff, tookMs)) {
+                beyond++;
+            }
         }
+        System.out.println("agreement.beyondLag=" + beyond);
         System.out.println("agreement.minDiffMs=" + min);
         System.out.println("agreement.maxDiffMs=" + max);
         System.out.println("agreement.maxDiffNotLessTheReadTimeMs=" + maxRaw);
@@ -169,6 +174,7 @@ public final class EpochContractApp {
 
     /** As {@link #agreement}, for new Date() (which the JDK stamps from its own currentTimeMillis). */
     private static void dateAgreement(int reads) {
+        long beyond = 0;
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         for (int i = 0; i < reads; i++) {
@@ -179,8 +185,20 @@ public final class EpochContractApp {
             long diff = millis - dateMillis;
             min = Math.min(min, diff);
             max = Math.max(max, diff - tookMs);
+            if (beyondLag(diff, tookMs)) {
+                beyond++;
+            }
         }
+        System.out.println("date.beyondLag=" + beyond);
         System.out.println("date.minDiffMs=" + min);
         System.out.println("date.maxDiffMs=" + max);
+    }
+
+    /** The L the agent stated at start (its informational mirror), at least 1 ms (the JDK's clocks agree to that). */
+    private static final long STATED_LAG_MS = Math.max(1, Long.getLong("fastclock.millisLagMs", 0L));
+
+    /** Whether a pair differed by more than the L stated at start. */
+    private static boolean beyondLag(long diffMs, long tookMs) {
+        return diffMs < -STATED_LAG_MS || diffMs - tookMs > STATED_LAG_MS;
     }
 }

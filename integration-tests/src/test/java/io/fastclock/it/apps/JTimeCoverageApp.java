@@ -26,7 +26,10 @@ public final class JTimeCoverageApp {
     public static void main(String[] args) throws Exception {
         int ops = Integer.parseInt(args[0]);
         String where = args.length > 1 ? args[1] : "both";
-        long lagMs = args.length > 2 ? Long.parseLong(args[2]) : 1;
+        // "stated": the L the agent stated at start (its informational mirror), so that the check uses this run's L.
+        long lagMs = args.length <= 2 ? 1 : args[2].equals("stated") ? Long.getLong("fastclock.millisLagMs", 1L)
+                : Long.parseLong(args[2]);
+        System.out.println("lagMs=" + lagMs);
         List<String> names = JTimeOps.names();
         System.out.println("ops=" + ops);
         System.out.println("entryPoints=" + names.size());
