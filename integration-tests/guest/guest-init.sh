@@ -18,9 +18,22 @@ mount -t 9p -o ro,$opts,cache=loose hostroot /newroot || { echo "guest-init: can
 mount -t proc proc /newroot/proc
 mount -t sysfs sysfs /newroot/sys
 mount -t devtmpfs devtmpfs /newroot/dev
+keep=$(sed -n 's/.*fastclock_keep=\([^ ]*\).*/\1/p' /proc/cmdline)
+# The host's directory to show again under the fresh tmpfs (guest-lab.sh: a working directory in /tmp):
+# bound aside before the tmpfs hides it, then bound back at its own path.
+kept=
+if [ -n "$keep" ]; then
+  mkdir -p /keep
+  mount -o bind "/newroot$keep" /keep && kept=1 || echo "guest-init: cannot keep $keep"
+fi
 for d in /tmp /var/tmp /run /dev/shm; do
   [ -d /newroot$d ] && mount -t tmpfs -o mode=1777 tmpfs /newroot$d
 done
+if [ -n "$kept" ]; then
+  mkdir -p "/newroot$keep"
+  mount -o bind /keep "/newroot$keep" && echo "guest-init: $keep shown (read-only) under the fresh tmpfs" \
+    || echo "guest-init: cannot show $keep again"
+fi
 # Under a fresh tmpfs (a results directory in /tmp) its path must be made again.
 mkdir -p /newroot$out 2>/dev/null
 mount -t 9p -o $opts results /newroot$out || { echo "guest-init: cannot mount the results share at $out"; poweroff -f; }

@@ -170,6 +170,19 @@ rm -f "$out"/guest-{rc,stdout,stderr,times,command} "$out/console.log"
 } >"$out/guest-command"
 
 args=(console=ttyS0 panic=-1 "fastclock_out=$out")
+# The guest writes to fresh tmpfs on /tmp and /var/tmp, which hide the host's. A working directory under one
+# of them (a checkout in /tmp, as CI's may be) is shown again in the guest, read-only: its top directory
+# there. Its path goes through the kernel's command line, so it must not hold a space.
+cwd=$(pwd -P)
+case "$cwd" in
+  /tmp/?*|/var/tmp/?*)
+    base=${cwd#/var}; base=${base#/tmp/}; top=${cwd%%/tmp/*}/tmp/${base%%/*}
+    case "$top" in
+      *[[:space:]]*) echo "guest-lab: the working directory $cwd holds a space; the guest cannot show it" >&2 ;;
+      *) args+=("fastclock_keep=$top") ;;
+    esac
+    ;;
+esac
 [ "$clocksource" = default ] || args+=("clocksource=$clocksource")
 if grep -qw -e vmx -e svm /proc/cpuinfo && [ -w /dev/kvm ]; then
   accel=(-accel kvm -cpu host)
