@@ -7,8 +7,9 @@ import io.fastclock.clock.TscClock;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Undoes an active fastclock ({@code java -jar fastclock.jar detach PID}): the transformer is
@@ -39,7 +40,9 @@ final class Detacher {
 
     /** The names (internal form) of the classes the transformer changed, recorded as it changes them. */
     static Set<String> newChangedSet() {
-        return ConcurrentHashMap.newKeySet();
+        // Not a ConcurrentHashMap: under contention it initialises ThreadLocalRandom, which may be the
+        // very class being transformed (jdk=all rewrites it) and would fail with a ClassCircularityError.
+        return Collections.synchronizedSet(new HashSet<>());
     }
 
     /** A listener that records each changed class, then tells {@code next} (may be null). */

@@ -32,7 +32,7 @@ public final class ClockTransformer implements ClassFileTransformer {
     private final RewriteStats jdkStats;
     private final RewriteListener listener;
     private final Predicate<Module> namedModuleGate;
-    private final java.util.concurrent.atomic.LongAdder asmRewrites = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.AtomicLong asmRewrites = new java.util.concurrent.atomic.AtomicLong(); // not LongAdder: see RewriteStats
 
     public ClockTransformer(ClassFilter filter) {
         this(filter, new RewriteStats(), null, m -> false);
@@ -148,7 +148,7 @@ public final class ClockTransformer implements ClassFileTransformer {
             result = ConstantPoolRewriter.ASM_NEEDED;
         }
         if (result == ConstantPoolRewriter.ASM_NEEDED) {
-            asmRewrites.increment();
+            asmRewrites.incrementAndGet();
             return ClockCallRewriter.rewriteCounting(classfile, table);
         }
         return result;
@@ -156,7 +156,7 @@ public final class ClockTransformer implements ClassFileTransformer {
 
     /** Classes handed to ASM's rewriter because the constant-pool rewrite could not do them (tests read it). */
     long asmRewrites() {
-        return asmRewrites.sum();
+        return asmRewrites.get();
     }
 
     private byte[] transform0(

@@ -1,44 +1,47 @@
 package io.fastclock.rewrite;
 
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** Thread-safe counters of what the transformer did. */
 public final class RewriteStats implements RewriteListener {
-    private final LongAdder excluded = new LongAdder();
-    private final LongAdder scanned = new LongAdder();
-    private final LongAdder parsed = new LongAdder();
-    private final LongAdder rewritten = new LongAdder();
-    private final LongAdder callSites = new LongAdder();
-    private final LongAdder failures = new LongAdder();
-    private final LongAdder skippedNamedModule = new LongAdder();
+    // AtomicLong, not LongAdder: a LongAdder under contention initialises ThreadLocalRandom, and the
+    // transformer counts while ThreadLocalRandom itself may be loading (a ClassCircularityError, seen
+    // on JDK 21 when two threads loaded classes at once).
+    private final AtomicLong excluded = new AtomicLong();
+    private final AtomicLong scanned = new AtomicLong();
+    private final AtomicLong parsed = new AtomicLong();
+    private final AtomicLong rewritten = new AtomicLong();
+    private final AtomicLong callSites = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong skippedNamedModule = new AtomicLong();
     private final AtomicReference<String> firstFailure = new AtomicReference<>();
 
     void countExcluded() {
-        excluded.increment();
+        excluded.incrementAndGet();
     }
 
     void countScanned() {
-        scanned.increment();
+        scanned.incrementAndGet();
     }
 
     void countParsed() {
-        parsed.increment();
+        parsed.incrementAndGet();
     }
 
     void countSkippedNamedModule() {
-        skippedNamedModule.increment();
+        skippedNamedModule.incrementAndGet();
     }
 
     @Override
     public void rewritten(String className, int sites) {
-        rewritten.increment();
-        callSites.add(sites);
+        rewritten.incrementAndGet();
+        callSites.addAndGet(sites);
     }
 
     @Override
     public void failed(String className, Throwable t) {
-        failures.increment();
+        failures.incrementAndGet();
         if (firstFailure.get() == null) {
             firstFailure.compareAndSet(null, className + ": " + t);
         }
@@ -46,37 +49,37 @@ public final class RewriteStats implements RewriteListener {
 
     /** Classes the filter turned away before their bytes were looked at. */
     public long excluded() {
-        return excluded.sum();
+        return excluded.get();
     }
 
     /** Classes whose bytes were searched for {@code java/lang/System}. */
     public long scanned() {
-        return scanned.sum();
+        return scanned.get();
     }
 
     /** Classes that mentioned {@code java/lang/System} and were parsed. */
     public long parsed() {
-        return parsed.sum();
+        return parsed.get();
     }
 
     /** Classes rewritten. */
     public long rewritten() {
-        return rewritten.sum();
+        return rewritten.get();
     }
 
     /** References swapped, over all rewritten classes. */
     public long callSites() {
-        return callSites.sum();
+        return callSites.get();
     }
 
     /** Classes whose rewrite threw (left unchanged). */
     public long failures() {
-        return failures.sum();
+        return failures.get();
     }
 
     /** Rewritable classes left alone because their named module was not allowed to read FastClock. */
     public long skippedNamedModule() {
-        return skippedNamedModule.sum();
+        return skippedNamedModule.get();
     }
 
     /** {@code "com/foo/Bar: java.lang.SomeException: message"} for the first failure, or null. */
