@@ -547,11 +547,14 @@ static int parse_ll(const char *s, const char *end, long long lo, long long hi, 
   return 0;
 }
 
-static int parse_steps(const char *value, long long load_ns) {
-  long long at[MAX_STEPS];
-  long long cum[MAX_STEPS];
+/*
+ * Parses "AT_MS:VALUE,AT_MS:VALUE,..." (AT_MS in ms after load, never decreasing; each VALUE within
+ * [vlo, vhi]) into at[] (CLOCK_MONOTONIC ns) and val[]; returns how many, or -1 for anything else
+ * (empty, a trailing comma, more than MAX_STEPS).
+ */
+static int parse_schedule(const char *value, long long load_ns, long long vlo, long long vhi,
+                          long long at[MAX_STEPS], long long val[MAX_STEPS]) {
   int n = 0;
-  long long total = 0;
   long long last_at = 0;
   const char *p = value;
   while (*p != '\0') {
@@ -559,17 +562,13 @@ static int parse_steps(const char *value, long long load_ns) {
     const char *end = comma != NULL ? comma : p + strlen(p);
     const char *colon = memchr(p, ':', (size_t)(end - p));
     long long a;
-    long long d;
+    long long v;
     if (n == MAX_STEPS || colon == NULL || parse_ll(p, colon, 0, MAX_ABS_MS, &a) != 0 ||
-        parse_ll(colon + 1, end, -MAX_ABS_MS, MAX_ABS_MS, &d) != 0 || a < last_at) {
-      return -1;
-    }
-    total += d;
-    if (total < -MAX_ABS_MS || total > MAX_ABS_MS) {
+        parse_ll(colon + 1, end, vlo, vhi, &v) != 0 || a < last_at) {
       return -1;
     }
     at[n] = load_ns + a * NANOS_PER_MILLI;
-    cum[n] = total;
+    val[n] = v;
     last_at = a;
     n++;
     if (comma == NULL) {
@@ -580,8 +579,24 @@ static int parse_steps(const char *value, long long load_ns) {
       return -1; /* trailing comma */
     }
   }
-  if (n == 0) {
+  return n == 0 ? -1 : n;
+}
+
+/* SLOWCLOCK_STEPS: each step's delta, kept as the running total the wall clock is moved by. */
+static int parse_steps(const char *value, long long load_ns) {
+  long long at[MAX_STEPS];
+  long long cum[MAX_STEPS];
+  int n = parse_schedule(value, load_ns, -MAX_ABS_MS, MAX_ABS_MS, at, cum);
+  if (n < 0) {
     return -1;
+  }
+  long long total = 0;
+  for (int i = 0; i < n; i++) {
+    total += cum[i];
+    if (total < -MAX_ABS_MS || total > MAX_ABS_MS) {
+      return -1;
+    }
+    cum[i] = total;
   }
   memcpy(step_at_ns, at, sizeof at);
   memcpy(step_cum_ms, cum, sizeof cum);
@@ -589,35 +604,12 @@ static int parse_steps(const char *value, long long load_ns) {
   return 0;
 }
 
+/* SLOWCLOCK_COARSE_LAG: from each time on, CLOCK_REALTIME_COARSE is held back by that many ms. */
 static int parse_coarse_lag(const char *value, long long load_ns) {
   long long at[MAX_STEPS];
   long long lag[MAX_STEPS];
-  int n = 0;
-  long long last_at = 0;
-  const char *p = value;
-  while (*p != '\0') {
-    const char *comma = strchr(p, ',');
-    const char *end = comma != NULL ? comma : p + strlen(p);
-    const char *colon = memchr(p, ':', (size_t)(end - p));
-    long long a;
-    long long l;
-    if (n == MAX_STEPS || colon == NULL || parse_ll(p, colon, 0, MAX_ABS_MS, &a) != 0 ||
-        parse_ll(colon + 1, end, 0, MAX_COARSE_LAG_MS, &l) != 0 || a < last_at) {
-      return -1;
-    }
-    at[n] = load_ns + a * NANOS_PER_MILLI;
-    lag[n] = l;
-    last_at = a;
-    n++;
-    if (comma == NULL) {
-      break;
-    }
-    p = comma + 1;
-    if (*p == '\0') {
-      return -1; /* trailing comma */
-    }
-  }
-  if (n == 0) {
+  int n = parse_schedule(value, load_ns, 0, MAX_COARSE_LAG_MS, at, lag);
+  if (n < 0) {
     return -1;
   }
   memcpy(coarse_lag_at_ns, at, sizeof at);
