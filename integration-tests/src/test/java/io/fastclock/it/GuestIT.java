@@ -153,7 +153,10 @@ class GuestIT {
             }
         }
         assertEquals(1, starts.size(), where + "not one start line\n" + r);
-        assertTrue(starts.get(0).contains("(clocksource " + clocksource + ";"), where + "the start line names another clocksource\n" + r);
+        // "(clocksource tsc; ..." when active or fast, "(clocksource tsc)" or "(clocksource hpet, known to be slow)"
+        // when inactive for want of a faster clock: which one an emulated tsc gets depends on its measured cost.
+        assertTrue(Pattern.compile("\\(clocksource " + Pattern.quote(clocksource) + "[;),]").matcher(starts.get(0)).find(),
+                where + "the start line names another clocksource\n" + r);
         if (starts.get(0).startsWith("fastclock: active:")) {
             assertTrue(r.stderr.contains("fastclock: rewrote " + ContractApp.class.getName() + " ("), where + "ContractApp not rewritten\n" + r);
         } else {
