@@ -8,6 +8,8 @@
  * Test-only fault injection (build.sh builds these variants into native/target/faults/, never into
  * the jar; the production build defines neither macro, so none of this code is in it):
  *   FC_FAULT_CROSSCPU  the cross-CPU check reports one backward TSC step of FC_FAULT_STEP_TICKS
+ *   FC_FAULT_STALLCPU  the cross-CPU check's first worker sleeps FC_FAULT_STALL_SECONDS before its
+ *                      first read, as if its CPU were too busy to run it
  *   FC_FAULT_CALIB     sampleTsc reports every other sample's CLOCK_MONOTONIC FC_FAULT_SKEW_NANOS
  *                      late, so the two halves of any calibration disagree and it never converges
  *   FC_FAULT_DEARJNI   realtimeCoarseMillis (the coarse currentTimeMillis) busy-waits FC_FAULT_JNI_SPINS loop rounds
@@ -38,6 +40,9 @@
 
 #if defined(FC_FAULT_CROSSCPU)
 #define FC_FAULT_STEP_TICKS 1000u
+#endif
+#if defined(FC_FAULT_STALLCPU)
+#define FC_FAULT_STALL_SECONDS 30
 #endif
 #if defined(FC_FAULT_DEARJNI)
 #define FC_FAULT_JNI_SPINS 1000
@@ -391,65 +396,121 @@ JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_sampleTsc(JNIEnv *en
 struct tsc_record {
     uint64_t seq;
     uint64_t tsc;
+    uint32_t worker;
 };
 
+/*
+ * Shared by the caller and the workers, and freed by whichever of them lets go of it last: the
+ * caller stops waiting at the deadline, and a worker pinned to a busy CPU may not even have started
+ * by then, so the caller cannot join it (that wait is what made the check unbounded under load).
+ */
 struct tsc_check {
     pthread_mutex_t lock;
+    pthread_cond_t finished_cond;
+    int refs;     /* under lock: the caller and each worker not yet gone */
+    int finished; /* under lock: workers that have stopped reading */
+    int enough;   /* under lock: workers that have made min_reads reads */
+    int stop;     /* under lock: set by the caller at the deadline; no record is added after it */
     uint64_t seq;
     long per_thread;
-    struct tsc_record *records; /* nthreads * per_thread, written only under lock */
+    long min_reads;
+    int has_rdtscp;
+    struct tsc_record *records; /* nthreads * per_thread, appended only under lock */
     size_t used;
+    struct tsc_worker *workers;
 };
 
 struct tsc_worker {
     struct tsc_check *check;
+    uint32_t index;
     int cpu;
-    int has_rdtscp;
-    int error; /* 0, or an errno */
+    int error; /* 0, or an errno; read by the caller under lock once the worker has finished */
 };
+
+static void tsc_check_free(struct tsc_check *check) {
+    pthread_cond_destroy(&check->finished_cond);
+    pthread_mutex_destroy(&check->lock);
+    free(check->records);
+    free(check->workers);
+    free(check);
+}
+
+/* Called with check->lock held; unlocks it, and frees the check if this was the last reference. */
+static void tsc_check_release_locked(struct tsc_check *check) {
+    int last = --check->refs == 0;
+    pthread_mutex_unlock(&check->lock);
+    if (last) tsc_check_free(check);
+}
 
 static void *tsc_worker_run(void *arg) {
     struct tsc_worker *w = arg;
+    struct tsc_check *check = w->check;
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(w->cpu, &set);
-    int rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-    if (rc != 0) {
-        w->error = rc;
-        return NULL;
+    int error = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+#if defined(FC_FAULT_STALLCPU)
+    if (error == 0 && w->index == 0) {
+        /* As if this worker's CPU were too busy to run it for a long time. */
+        struct timespec stall = {FC_FAULT_STALL_SECONDS, 0};
+        while (nanosleep(&stall, &stall) != 0 && errno == EINTR) {
+        }
     }
-    for (long i = 0; i < w->check->per_thread; i++) {
-        rc = pthread_mutex_lock(&w->check->lock);
-        if (rc != 0) {
-            w->error = rc;
-            return NULL;
+#endif
+    for (long i = 0; error == 0 && i < check->per_thread; i++) {
+        error = pthread_mutex_lock(&check->lock);
+        if (error != 0) break;
+        if (check->stop) {
+            pthread_mutex_unlock(&check->lock);
+            break;
         }
         /* Under the lock the sequence number orders the reads in real time, so the TSC values
            in sequence order must never decrease, whichever CPU each one came from. */
-        struct tsc_record *r = &w->check->records[w->check->used++];
-        r->seq = ++w->check->seq;
-        r->tsc = tsc_ordered_any(w->has_rdtscp);
-        rc = pthread_mutex_unlock(&w->check->lock);
-        if (rc != 0) {
-            w->error = rc;
-            return NULL;
+        struct tsc_record *r = &check->records[check->used++];
+        r->seq = ++check->seq;
+        r->tsc = tsc_ordered_any(check->has_rdtscp);
+        r->worker = w->index;
+        if (i + 1 == check->min_reads) {
+            check->enough++;
+            pthread_cond_signal(&check->finished_cond);
         }
+        error = pthread_mutex_unlock(&check->lock);
     }
+    if (pthread_mutex_lock(&check->lock) != 0) {
+        return NULL; /* cannot happen with a default mutex; leaking beats freeing under a reader */
+    }
+    w->error = error;
+    check->finished++;
+    pthread_cond_signal(&check->finished_cond);
+    tsc_check_release_locked(check);
     return NULL;
+}
+
+static struct timespec timespec_plus(struct timespec at, long long nanos) {
+    long long sum = (long long)at.tv_sec * NANOS_PER_SECOND + at.tv_nsec + nanos;
+    struct timespec result = {(time_t)(sum / NANOS_PER_SECOND), (long)(sum % NANOS_PER_SECOND)};
+    return result;
 }
 
 /*
  * One thread pinned to each CPU this process may run on, all reading the TSC in turn under a
- * shared lock and sequence (as fio's cpu clock test does). out[0] = CPUs checked, out[1] = reads,
- * out[2] = backward steps seen, out[3] = largest backward step in ticks.
- * Returns 0 when the check ran (look at out[2]), or a negative errno when it could not run.
+ * shared lock and sequence (as fio's cpu clock test does). The caller stops the readers once
+ * softNanos have passed and every CPU has made minReadsPerCpu reads, or at hardNanos whatever they
+ * have made, and returns without waiting for readers that have not finished (a reader pinned to a
+ * busy CPU waits for its turn there). out[0] = CPUs checked, out[1] = reads, out[2] = backward steps
+ * seen, out[3] = largest backward step in ticks, out[4] = 1 when the check was stopped before every
+ * reader finished, out[5] = fewest reads any one CPU made.
+ * Returns 0 when the check ran (look at out[2], out[4], out[5]), or a negative errno.
  */
-JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_crossCpuTscCheck(JNIEnv *env, jclass cls, jint readsPerCpu, jlongArray out) {
+JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_crossCpuTscCheck(JNIEnv *env, jclass cls, jint readsPerCpu,
+                                                                           jint minReadsPerCpu, jlong softNanos,
+                                                                           jlong hardNanos, jlongArray out) {
     (void)cls;
     if (!FC_X86) {
         return -ENOTSUP;
     }
-    if (out == NULL || (*env)->GetArrayLength(env, out) < 4 || readsPerCpu <= 0) {
+    if (out == NULL || (*env)->GetArrayLength(env, out) < 6 || readsPerCpu <= 0 || minReadsPerCpu <= 0
+        || minReadsPerCpu > readsPerCpu || softNanos <= 0 || hardNanos < softNanos || hardNanos > 10 * NANOS_PER_SECOND) {
         return -EINVAL;
     }
     cpu_set_t allowed;
@@ -464,64 +525,132 @@ JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_crossCpuTscCheck(JNI
     if (ncpu == 0) {
         return -ESRCH;
     }
-    struct tsc_check check;
-    memset(&check, 0, sizeof(check));
-    check.per_thread = readsPerCpu;
-    check.records = calloc((size_t)ncpu * (size_t)readsPerCpu, sizeof(struct tsc_record));
-    struct tsc_worker *workers = calloc((size_t)ncpu, sizeof(struct tsc_worker));
-    pthread_t *threads = calloc((size_t)ncpu, sizeof(pthread_t));
+    struct timespec now;
+    if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) return -errno;
+    struct timespec soft_deadline = timespec_plus(now, softNanos);
+    struct timespec hard_deadline = timespec_plus(now, hardNanos);
+    int rc;
+
+    struct tsc_check *check = calloc(1, sizeof(*check));
+    if (check == NULL) return -ENOMEM;
+    check->per_thread = readsPerCpu;
+    check->min_reads = minReadsPerCpu;
+    check->has_rdtscp = cpu_has_rdtscp();
+    check->records = calloc((size_t)ncpu * (size_t)readsPerCpu, sizeof(struct tsc_record));
+    check->workers = calloc((size_t)ncpu, sizeof(struct tsc_worker));
+    pthread_condattr_t cond_attr;
+    int cond_attr_ok = pthread_condattr_init(&cond_attr) == 0;
+    if (check->records == NULL || check->workers == NULL || !cond_attr_ok
+        || pthread_condattr_setclock(&cond_attr, CLOCK_MONOTONIC) != 0) {
+        if (cond_attr_ok) pthread_condattr_destroy(&cond_attr);
+        free(check->records);
+        free(check->workers);
+        free(check);
+        return -ENOMEM;
+    }
+    if (pthread_mutex_init(&check->lock, NULL) != 0) {
+        pthread_condattr_destroy(&cond_attr);
+        free(check->records);
+        free(check->workers);
+        free(check);
+        return -EAGAIN;
+    }
+    if (pthread_cond_init(&check->finished_cond, &cond_attr) != 0) {
+        pthread_condattr_destroy(&cond_attr);
+        pthread_mutex_destroy(&check->lock);
+        free(check->records);
+        free(check->workers);
+        free(check);
+        return -EAGAIN;
+    }
+    pthread_condattr_destroy(&cond_attr);
+    check->refs = 1;
+
+    pthread_attr_t thread_attr;
+    if (pthread_attr_init(&thread_attr) != 0) {
+        tsc_check_free(check);
+        return -EAGAIN;
+    }
+    pthread_attr_setdetachstate(&thread_attr, PTHREAD_CREATE_DETACHED);
     int result = 0;
     int started = 0;
-    int has_rdtscp = cpu_has_rdtscp();
-    if (check.records == NULL || workers == NULL || threads == NULL) {
-        result = -ENOMEM;
-        goto done;
-    }
-    if (pthread_mutex_init(&check.lock, NULL) != 0) {
-        result = -EAGAIN;
-        goto done;
-    }
     for (int i = 0; i < ncpu; i++) {
-        workers[i].check = &check;
-        workers[i].cpu = cpus[i];
-        workers[i].has_rdtscp = has_rdtscp;
-        int rc = pthread_create(&threads[i], NULL, tsc_worker_run, &workers[i]);
+        struct tsc_worker *w = &check->workers[i];
+        w->check = check;
+        w->index = (uint32_t)i;
+        w->cpu = cpus[i];
+        /* The worker's reference is taken before it can run, so it never sees refs reach 0 early. */
+        pthread_mutex_lock(&check->lock);
+        check->refs++;
+        pthread_mutex_unlock(&check->lock);
+        pthread_t thread;
+        rc = pthread_create(&thread, &thread_attr, tsc_worker_run, w);
         if (rc != 0) {
+            pthread_mutex_lock(&check->lock);
+            check->refs--;
+            pthread_mutex_unlock(&check->lock);
             result = -rc;
             break;
         }
         started++;
     }
-    for (int i = 0; i < started; i++) {
-        int rc = pthread_join(threads[i], NULL);
-        if (rc != 0 && result == 0) result = -rc;
-        if (workers[i].error != 0 && result == 0) result = -workers[i].error;
+    pthread_attr_destroy(&thread_attr);
+
+    pthread_mutex_lock(&check->lock);
+    int past_soft = 0;
+    while (check->finished < started && !(past_soft && check->enough >= started)) {
+        rc = pthread_cond_timedwait(&check->finished_cond, &check->lock, past_soft ? &hard_deadline : &soft_deadline);
+        if (rc == ETIMEDOUT) {
+            if (past_soft) break;
+            past_soft = 1;
+        } else if (rc != 0 && rc != EINTR) {
+            if (result == 0) result = -rc;
+            break;
+        }
     }
-    pthread_mutex_destroy(&check.lock);
+    /* From here no worker adds a record, so records[0, used) is final even if some still run. */
+    check->stop = 1;
+    int cut_short = check->finished < started;
+    for (int i = 0; i < started; i++) {
+        /* A worker that has not finished has no error yet; one that has wrote it under the lock. */
+        if (check->workers[i].error != 0 && result == 0) result = -check->workers[i].error;
+    }
+    size_t used = check->used;
+    pthread_mutex_unlock(&check->lock);
+
 #if defined(FC_FAULT_CROSSCPU)
-    if (result == 0 && check.used >= 2) {
+    if (result == 0 && used >= 2) {
         /* The last read comes out behind the one before it, as if its CPU's TSC lagged. */
-        uint64_t previous = check.records[check.used - 2].tsc;
-        check.records[check.used - 1].tsc = previous > FC_FAULT_STEP_TICKS ? previous - FC_FAULT_STEP_TICKS : 0;
+        uint64_t previous = check->records[used - 2].tsc;
+        check->records[used - 1].tsc = previous > FC_FAULT_STEP_TICKS ? previous - FC_FAULT_STEP_TICKS : 0;
     }
 #endif
     if (result == 0) {
         /* Records were appended under the lock, so array order is sequence order. */
         jlong backwards = 0;
         jlong worst = 0;
-        for (size_t i = 1; i < check.used; i++) {
-            if (check.records[i].tsc < check.records[i - 1].tsc) {
-                jlong step = (jlong)(check.records[i - 1].tsc - check.records[i].tsc);
-                backwards++;
-                if (step > worst) worst = step;
+        long fewest = readsPerCpu;
+        long *per_worker = calloc((size_t)ncpu, sizeof(long));
+        if (per_worker == NULL) {
+            result = -ENOMEM;
+        } else {
+            for (size_t i = 0; i < used; i++) {
+                per_worker[check->records[i].worker]++;
+                if (i > 0 && check->records[i].tsc < check->records[i - 1].tsc) {
+                    jlong step = (jlong)(check->records[i - 1].tsc - check->records[i].tsc);
+                    backwards++;
+                    if (step > worst) worst = step;
+                }
             }
+            for (int i = 0; i < ncpu; i++) {
+                if (per_worker[i] < fewest) fewest = per_worker[i];
+            }
+            free(per_worker);
+            jlong values[6] = {ncpu, (jlong)used, backwards, worst, cut_short, fewest};
+            (*env)->SetLongArrayRegion(env, out, 0, 6, values);
         }
-        jlong values[4] = {ncpu, (jlong)check.used, backwards, worst};
-        (*env)->SetLongArrayRegion(env, out, 0, 4, values);
     }
-done:
-    free(check.records);
-    free(workers);
-    free(threads);
+    pthread_mutex_lock(&check->lock);
+    tsc_check_release_locked(check);
     return result;
 }

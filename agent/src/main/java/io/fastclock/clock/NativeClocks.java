@@ -85,8 +85,10 @@ public final class NativeClocks {
     public static native int sampleTsc(int tries, long[] out);
 
     /**
-     * Cross-CPU TSC check: out = {cpus, reads, backward steps, worst step ticks}.
+     * Cross-CPU TSC check, stopped once softNanos have passed and every CPU has made minReadsPerCpu
+     * reads, or at hardNanos whatever they have made: out = {cpus, reads, backward steps, worst step
+     * ticks, 1 if stopped before every CPU made readsPerCpu reads, fewest reads one CPU made}.
      * Returns 0 when it ran, or a negative errno.
      */
-    public static native int crossCpuTscCheck(int readsPerCpu, long[] out);
+    public static native int crossCpuTscCheck(int readsPerCpu, int minReadsPerCpu, long softNanos, long hardNanos, long[] out);
 }

@@ -9,8 +9,25 @@ import io.fastclock.clock.TscCalibration;
  * native library.
  */
 public final class TscChecks {
-    /** Reads per CPU for the cross-CPU check: about a millisecond on two CPUs. */
+    /** Reads per CPU for the cross-CPU check: about a millisecond on two idle CPUs. */
     static final int CROSS_CPU_READS = 5_000;
+    /**
+     * When the cross-CPU check stops, even unfinished, if every CPU has made its least reads. Each
+     * reader is pinned to one CPU and waits for its turn there, so busy CPUs stretch the check
+     * (DESIGN-NOTES 18); past this it keeps what it has once that is enough.
+     */
+    static final long CROSS_CPU_SOFT_NANOS = 10_000_000L;
+    /**
+     * The most the check waits for a CPU that has not made its least reads: then the TSC is not
+     * used. On 2 CPUs with 4 busy loops beside them the unbounded check took up to 230 ms; a CPU
+     * held by a real-time spinner would have held JVM start-up until the kernel throttled it.
+     */
+    static final long CROSS_CPU_HARD_NANOS = 250_000_000L;
+    /**
+     * Reads each CPU must have made for a check stopped early to count: enough to have been
+     * compared with the other CPUs' reads many times (a complete check makes 5,000 each).
+     */
+    static final int CROSS_CPU_MIN_READS = 100;
     /**
      * Length of each calibration half. It is JVM start-up time, so it is short: sample windows are
      * tens of ns here, so 2 ms gives the rate to a few tens of ppm. The clock's first segment is
@@ -46,19 +63,28 @@ public final class TscChecks {
         return crossCpuRan && crossCpuProblem == null;
     }
 
+    /** What the check's figures show wrong, or null: out as NativeClocks.crossCpuTscCheck fills it. */
+    static String crossCpuProblem(long[] out) {
+        if (out[2] > 0) {
+            return String.format("the TSC went backwards %d times across %d CPUs (worst %d ticks)", out[2], out[0], out[3]);
+        }
+        boolean stoppedEarly = out[4] != 0;
+        if (stoppedEarly && out[5] < CROSS_CPU_MIN_READS) {
+            // Safety over speed: a CPU that was not compared is not known to agree.
+            return String.format("it did not finish within its %d ms (the CPUs were busy): one of %d CPUs made %d of"
+                    + " the %d reads needed", CROSS_CPU_HARD_NANOS / 1_000_000, out[0], out[5], CROSS_CPU_MIN_READS);
+        }
+        return null;
+    }
+
     public static TscChecks run() {
         int flags = NativeClocks.tscFlags();
         TscReadChoice choice = TscReadChoice.measure();
-        long[] out = new long[4];
-        int rc = NativeClocks.crossCpuTscCheck(CROSS_CPU_READS, out);
-        String crossProblem = null;
+        long[] out = new long[6];
+        int rc = NativeClocks.crossCpuTscCheck(CROSS_CPU_READS, CROSS_CPU_MIN_READS, CROSS_CPU_SOFT_NANOS,
+                CROSS_CPU_HARD_NANOS, out);
         boolean ran = rc == 0;
-        if (!ran) {
-            crossProblem = "it could not run (errno " + -rc + ")";
-        } else if (out[2] > 0) {
-            crossProblem = String.format("the TSC went backwards %d times across %d CPUs (worst %d ticks)",
-                    out[2], out[0], out[3]);
-        }
+        String crossProblem = ran ? crossCpuProblem(out) : "it could not run (errno " + -rc + ")";
         TscCalibration calibration = null;
         if (crossProblem == null && (flags & NativeClocks.TSC_PRESENT) != 0) {
             calibration = TscCalibration.run(choice.nanos.tickSource(), CALIBRATION_HALF_NANOS);

@@ -12,16 +12,19 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The contract (activation.tsc-checks) uses the TSC only if calibration converged and the cross-CPU check found no TSC going
- * backwards. These run the agent with a libfastclock built to fail one of the two checks
+ * backwards. These run the agent with a libfastclock built to fail one of the checks
  * (native/build.sh: target/faults/, never in the jar): the application runs, nanoTime stays on the
- * system clock, and the start line names the check that failed.
+ * system clock, and the start line names the check that failed. The stalled CPU (its reader sleeps
+ * 30 s) shows the cross-CPU check bounded by its budget: a check that waited for it would pass late.
  *
  * <p>Proves, in docs/CONTRACT.md: activation.tsc-checks, host.failure-runs.
  */
 class TscChecksFaultIT {
     enum Fault {
         CROSSCPU("crosscpu", "the cross-CPU check failed: the TSC went backwards", "worst 1000 ticks"),
-        CALIB("calib", "TSC calibration did not converge", "the two halves differ by");
+        CALIB("calib", "TSC calibration did not converge", "the two halves differ by"),
+        /** One CPU's reader never gets to run within the check's budget: the start does not wait for it. */
+        STALLCPU("stallcpu", "the cross-CPU check failed: it did not finish within its", "CPUs made 0 of the");
 
         final String library;
         /** DecisionMaker's words for the check, and a detail only the injected fault produces. */
