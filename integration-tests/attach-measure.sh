@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's attach figures (a measurement, not a test): a program with CLASSES loaded classes and
+# The attach figures in docs/MEASUREMENTS.md (a measurement, not a test): a program with CLASSES loaded classes and
 # THREADS threads reading both clocks, under the slow-clocksource simulator, gets fastclock attached
 # after a few seconds. Prints the wall time of the attach command, the longest RedefineClasses
 # safepoint (-Xlog:safepoint) and the ns per read before and after, next to the same program with

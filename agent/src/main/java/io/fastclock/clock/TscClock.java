@@ -41,7 +41,7 @@ public final class TscClock {
      */
     static final long IN_FLIGHT_MARGIN_NANOS = 20_000;
 
-    /** Tunables; the defaults keep the contract with room to spare (see the README's design notes). */
+    /** Tunables; the defaults keep the contract with room to spare (see docs/DESIGN-NOTES.md, note 4). */
     public static final class Tuning {
         public long segmentNanos = 250_000_000L;
         public double maxSlewPpm = 500;

@@ -41,7 +41,7 @@ import java.util.function.LongSupplier;
 /** Gathers what the doctor prints, once, and renders it as text or as a map for JSON. */
 final class DoctorReport {
     /**
-     * The JSON report's schema, documented field by field in the README. Adding a field keeps the
+     * The JSON report's schema, documented field by field in docs/DOCTOR-JSON.md. Adding a field keeps the
      * version; removing or renaming one, or changing its type or unit, bumps it.
      */
     static final String SCHEMA = "fastclock-doctor/1";

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The doctor's --json against the schema documented in the README (between the
+ * The doctor's --json against the schema documented in docs/DOCTOR-JSON.md (between the
  * doctor-json-schema markers): every documented field is in the real output (unless documented as
  * conditional), and every field of the output is documented. A field that disappears, or one added
  * without documentation, fails here.
@@ -69,18 +69,38 @@ class DoctorJsonSchemaIT {
         }
     }
 
+    /** Where the schema is documented, relative to the repository root. */
+    static final String SCHEMA_DOC = "docs/DOCTOR-JSON.md";
+
+    /**
+     * The schema page: found from the working directory (the integration-tests module when Maven
+     * runs the test) upwards, so that the test reads the checkout it was built from.
+     */
+    static Path schemaDoc() {
+        Path start = Paths.get(System.getProperty("user.dir")).toAbsolutePath().normalize();
+        for (Path dir = start; dir != null; dir = dir.getParent()) {
+            Path doc = dir.resolve(SCHEMA_DOC);
+            if (Files.isRegularFile(doc)) {
+                return doc;
+            }
+        }
+        throw new AssertionError("no " + SCHEMA_DOC + " in " + start + " or any directory above it");
+    }
+
     static List<Row> documentedRows() throws Exception {
-        Path readme = Paths.get(System.getProperty("user.dir")).resolve("../README.md").normalize();
-        String text = new String(Files.readAllBytes(readme), StandardCharsets.UTF_8);
+        Path doc = schemaDoc();
+        String text = new String(Files.readAllBytes(doc), StandardCharsets.UTF_8);
         int begin = text.indexOf("<!-- doctor-json-schema:begin -->");
         int end = text.indexOf("<!-- doctor-json-schema:end -->");
-        assertTrue(begin >= 0 && end > begin, "the README has no doctor-json-schema section: " + readme);
+        assertTrue(begin >= 0 && end > begin, "no doctor-json-schema section (begin and end markers) in " + doc);
         List<Row> rows = new ArrayList<>();
-        Matcher m = Pattern.compile("(?m)^\\| `([^`]+)` \\|[^|]*\\|(.*)\\|$").matcher(text.substring(begin, end));
+        // One row per field: | `path` | type | meaning |, tolerating spaces and CRLF line ends.
+        Matcher m = Pattern.compile("(?m)^[ \\t]*\\|[ \\t]*`([^`]+)`[ \\t]*\\|[^|\\n]*\\|(.*)\\|[ \\t]*\\r?$").matcher(text.substring(begin, end));
         while (m.find()) {
-            rows.add(new Row(m.group(1), m.group(2).contains("(only when")));
+            rows.add(new Row(m.group(1).trim(), m.group(2).contains("(only when")));
         }
-        assertTrue(rows.size() > 30, "too few documented fields: " + rows);
+        assertTrue(rows.size() > 30, "too few documented fields in " + doc + ": " + rows);
+        assertTrue(rows.stream().anyMatch(r -> r.toString().equals("schema")), "the schema field is not documented in " + doc);
         return rows;
     }
 
@@ -127,7 +147,7 @@ class DoctorJsonSchemaIT {
                 undocumented.add(String.join(".", leaf));
             }
         }
-        assertEquals(new ArrayList<String>(), undocumented, "fields in the report that the README does not describe");
+        assertEquals(new ArrayList<String>(), undocumented, "fields in the report that " + SCHEMA_DOC + " does not describe");
 
         // On this machine the conditions of the conditional fields hold: they must be there too.
         assertTrue(json.path("native").path("loaded").asBoolean(), r.stdout);

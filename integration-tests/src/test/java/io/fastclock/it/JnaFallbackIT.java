@@ -116,7 +116,7 @@ class JnaFallbackIT {
         assertEquals("true", r.value("millisPlausible"), r.toString());
     }
 
-    /** What JDK 24+ prints when the fallback is used without native access enabled (README says so). */
+    /** What JDK 24+ prints when the fallback is used without native access enabled (docs/JNA-FALLBACK.md says so). */
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void onJdk24AndLaterJnaWarnsUnlessNativeAccessIsEnabled(Jdk jdk) throws Exception {

@@ -118,7 +118,7 @@ public final class RightsProbeApp {
 
     /**
      * What fastclock shows the application by design: the entry class of its jar and the boot
-     * runtime that rewritten call sites link to (README, "What fastclock changes in your JVM").
+     * runtime that rewritten call sites link to (docs/ISOLATION.md, "What remains").
      */
     static boolean isPublicSurface(String className) {
         return className.startsWith("io.fastclock.entry.") || className.startsWith("io.fastclock.runtime.");
