@@ -1,5 +1,6 @@
 package io.fastclock.agent;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 
 import java.lang.instrument.Instrumentation;
@@ -84,10 +85,10 @@ public final class AgentState {
         set(VERSION, version());
     }
 
-    /** The agent changes nothing; {@code reason} is its start line without the "fastclock: " prefix. */
+    /** The agent changes nothing; {@code reason} is its start line, held without the prefix. */
     static void inactive(String reason) {
         set(ACTIVE, "false");
-        set(REASON, withoutPrefix(reason));
+        set(REASON, OneLine.withoutPrefix(reason));
         set(MILLIS, "system");
         set(NANOS, "system");
         set(EPOCH, "system");
@@ -95,17 +96,13 @@ public final class AgentState {
 
     /** The start line's verdict, also when it changed after the fact (retransformation counts). */
     static void reason(String reason) {
-        set(REASON, withoutPrefix(reason));
+        set(REASON, OneLine.withoutPrefix(reason));
     }
 
     static String version() {
         Package p = AgentState.class.getPackage();
         String v = p == null ? null : p.getImplementationVersion();
         return v == null ? "unknown" : v;
-    }
-
-    static String withoutPrefix(String line) {
-        return line.startsWith("fastclock: ") ? line.substring("fastclock: ".length()) : line;
     }
 
     /**

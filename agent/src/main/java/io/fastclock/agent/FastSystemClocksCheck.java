@@ -1,5 +1,6 @@
 package io.fastclock.agent;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.probe.MachineFacts;
 import io.fastclock.probe.MachineReader;
@@ -38,7 +39,7 @@ final class FastSystemClocksCheck {
         if (millisNs > settings.thresholdNs() || nanosNs > settings.thresholdNs()) {
             return null;
         }
-        return "fastclock: inactive: system clocks are fast here (clocksource " + clocksource + "; currentTimeMillis "
+        return OneLine.PREFIX + "inactive: system clocks are fast here (clocksource " + clocksource + "; currentTimeMillis "
                 + Math.round(millisNs) + " ns, nanoTime " + Math.round(nanosNs) + " ns at most (timed before "
                 + "compilation); threshold " + settings.thresholdNs() + " ns)";
     }

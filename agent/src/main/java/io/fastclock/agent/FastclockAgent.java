@@ -48,14 +48,14 @@ public final class FastclockAgent {
             if (DETACH.equals(args) && how.equals("agentmain")) {
                 // java -jar fastclock.jar detach PID: the copy that started does the work.
                 if (earlier == null) {
-                    System.err.println("fastclock: nothing to detach: fastclock is not loaded in this JVM");
+                    System.err.println(OneLine.PREFIX + "nothing to detach: fastclock is not loaded in this JVM");
                 } else {
                     Launch.call(earlier, new Object[] {Launch.DETACH, null, inst});
                 }
                 return;
             }
             if (earlier != null || started || BootstrapInjector.alreadyInjected()) {
-                System.err.println("fastclock: the agent is already installed in this JVM (given twice?); this copy does nothing");
+                System.err.println(OneLine.PREFIX + "the agent is already installed in this JVM (given twice?); this copy does nothing");
                 return;
             }
             started = true;
@@ -77,7 +77,7 @@ public final class FastclockAgent {
                 // jdk.internal.vm exported, to this module alone (AgentState.open, for the agent properties)
                 AgentState.inactive("inactive: mode=off");
                 if (settings.log() != Settings.Log.QUIET) {
-                    System.err.println("fastclock: inactive: mode=off");
+                    System.err.println(OneLine.PREFIX + "inactive: mode=off");
                 }
                 return;
             }
@@ -87,7 +87,7 @@ public final class FastclockAgent {
                 if (settings.log() != Settings.Log.QUIET) {
                     System.err.println(OneLine.escape(fastHere));
                 }
-                Telemetry.started(settings, ActivationFacts.inactive(how, ActivationFacts.withoutPrefix(fastHere),
+                Telemetry.started(settings, ActivationFacts.inactive(how, OneLine.withoutPrefix(fastHere),
                         new MachineReader(settings.sysfsRoot(), settings.procfsRoot()).readCurrentClocksource(new ArrayList<>()),
                         settings.thresholdNs()));
                 return;
@@ -117,7 +117,7 @@ public final class FastclockAgent {
             // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
             AgentStartup.start(settings, inst, probe, log, loadedBefore, how);
         } catch (Throwable t) {
-            String line = "fastclock: agent not started, the application runs on the system clocks: " + t;
+            String line = OneLine.PREFIX + "agent not started, the application runs on the system clocks: " + t;
             System.err.println(OneLine.escape(line));
             try {
                 AgentState.inactive(line);

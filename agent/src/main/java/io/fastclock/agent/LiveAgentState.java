@@ -1,5 +1,6 @@
 package io.fastclock.agent;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.probe.Backend;
 import io.fastclock.rewrite.RewriteStats;
 import io.fastclock.clock.RuntimeLog;
@@ -33,7 +34,7 @@ final class LiveAgentState {
         AgentState.set(AgentState.NANOS, backendName(nanos));
         AgentState.set(AgentState.EPOCH, epoch);
         refresh();
-        AgentState.set(AgentState.REASON, AgentState.withoutPrefix(reason));
+        AgentState.set(AgentState.REASON, OneLine.withoutPrefix(reason));
         AgentState.set(AgentState.ACTIVE, "true");
         startRefresher();
     }

@@ -285,14 +285,14 @@ public final class Settings {
                 }
                 int eq = pair.indexOf('=');
                 if (eq < 0) {
-                    throw new SettingsException("fastclock: bad agent argument '" + printable(pair.trim())
+                    throw new SettingsException(OneLine.PREFIX + "bad agent argument '" + printable(pair.trim())
                             + "': expected key=value pairs separated by ',' (known settings are "
                             + String.join(", ", KEYS) + ")");
                 }
                 String key = pair.substring(0, eq).trim();
                 String value = pair.substring(eq + 1).trim();
                 if (seen.put(key, Boolean.TRUE) != null) {
-                    throw new SettingsException("fastclock: setting '" + printable(key)
+                    throw new SettingsException(OneLine.PREFIX + "setting '" + printable(key)
                             + "' given twice in agent arguments");
                 }
                 b.apply(key, value, SOURCE_AGENT);
@@ -371,7 +371,7 @@ public final class Settings {
                     instant = enumValue(InstantClock.values(), key, value, source);
                     break;
                 default:
-                    throw new SettingsException("fastclock: unknown setting '" + printable(key) + "' ("
+                    throw new SettingsException(OneLine.PREFIX + "unknown setting '" + printable(key) + "' ("
                             + source + "): known settings are " + String.join(", ", KEYS));
             }
             sources.put(key, source);
@@ -484,7 +484,7 @@ public final class Settings {
     }
 
     private static SettingsException bad(String key, String value, String source, String accepted) {
-        return new SettingsException("fastclock: bad setting " + OneLine.escape(key) + "=" + printable(value) + " (" + source
+        return new SettingsException(OneLine.PREFIX + "bad setting " + OneLine.escape(key) + "=" + printable(value) + " (" + source
                 + "): " + accepted);
     }
 

@@ -46,9 +46,4 @@ public final class ActivationFacts {
         return new ActivationFacts(started, false, reason, clocksource, "system", reason, "system", reason, 0,
                 Double.NaN, Double.NaN, Double.NaN, Double.NaN, thresholdNs);
     }
-
-    /** The start line without the "fastclock: " prefix. */
-    public static String withoutPrefix(String line) {
-        return line.startsWith("fastclock: ") ? line.substring("fastclock: ".length()) : line;
-    }
 }

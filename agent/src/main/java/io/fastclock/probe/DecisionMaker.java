@@ -1,5 +1,6 @@
 package io.fastclock.probe;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import java.util.ArrayList;
 import java.util.List;
@@ -183,7 +184,7 @@ public final class DecisionMaker {
         List<String> warnings = new ArrayList<>();
         if (settings.mode() == Settings.Mode.OFF) {
             Choice off = new Choice(Backend.SYSTEM, "mode=off: the agent rewrites nothing.", 0);
-            return new Decision(off, off, warnings, "fastclock: inactive: mode=off");
+            return new Decision(off, off, warnings, OneLine.PREFIX + "inactive: mode=off");
         }
         Ctx c = new Ctx(settings, facts, m, nat, health);
         Choice millis = decideMillis(c, warnings);
@@ -554,7 +555,7 @@ public final class DecisionMaker {
     private static String summary(Ctx c, Choice millis, Choice nanos) {
         String cs = "clocksource " + c.f.clocksourceForDisplay();
         if (millis.backend() != Backend.SYSTEM || nanos.backend() != Backend.SYSTEM) {
-            StringBuilder sb = new StringBuilder("fastclock: active: currentTimeMillis -> ")
+            StringBuilder sb = new StringBuilder(OneLine.PREFIX + "active: currentTimeMillis -> ")
                     .append(millis.backend().settingName()).append(", nanoTime -> ")
                     .append(nanos.backend().settingName()).append(" (").append(cs);
             List<String> costs = new ArrayList<>();
@@ -583,11 +584,11 @@ public final class DecisionMaker {
                 && c.s.mode() == Settings.Mode.AUTO;
         if (auto && !c.millisSlow && !c.nanosSlow
                 && !Double.isNaN(c.m.realtimeNs()) && !Double.isNaN(c.m.monotonicNs())) {
-            return "fastclock: inactive: system clocks are fast here (" + cs + "; currentTimeMillis "
+            return OneLine.PREFIX + "inactive: system clocks are fast here (" + cs + "; currentTimeMillis "
                     + ns(c.m.realtimeNs()) + ", nanoTime " + ns(c.m.monotonicNs()) + "; threshold "
                     + c.s.thresholdNs() + " ns)";
         }
-        return "fastclock: inactive: " + millis.reason() + " " + nanos.reason();
+        return OneLine.PREFIX + "inactive: " + millis.reason() + " " + nanos.reason();
     }
 
     private static void addDistinct(List<String> list, String s) {
