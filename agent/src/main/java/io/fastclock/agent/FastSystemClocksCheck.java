@@ -1,7 +1,7 @@
 package io.fastclock.agent;
 
-import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
+import io.fastclock.probe.ActivationRules;
 import io.fastclock.probe.MachineFacts;
 import io.fastclock.probe.MachineReader;
 import java.util.ArrayList;
@@ -22,10 +22,14 @@ final class FastSystemClocksCheck {
 
     private FastSystemClocksCheck() {}
 
-    /** @return the agent's inactive line, or null when the full probe must decide */
+    /**
+     * The decision's own rule ({@link ActivationRules#fastHere}) on the upper bounds timed here.
+     *
+     * @return the agent's inactive line, or null when the full probe must decide
+     */
     static String inactiveLine(Settings settings) {
-        if (settings.mode() != Settings.Mode.AUTO || settings.millis() != Settings.Millis.AUTO
-                || settings.nanos() != Settings.Nanos.AUTO || settings.library() != null) {
+        // A library named is to be loaded and reported on: the full probe does that.
+        if (!ActivationRules.everythingAuto(settings) || settings.library() != null) {
             return null;
         }
         String clocksource = new MachineReader(settings.sysfsRoot(), settings.procfsRoot())
@@ -36,12 +40,11 @@ final class FastSystemClocksCheck {
         long threshold = settings.thresholdNs();
         double millisNs = upperBoundNanosPerCall(true, threshold);
         double nanosNs = upperBoundNanosPerCall(false, threshold);
-        if (millisNs > settings.thresholdNs() || nanosNs > settings.thresholdNs()) {
+        if (!ActivationRules.fastHere(settings, false, millisNs, nanosNs)) {
             return null;
         }
-        return OneLine.PREFIX + "inactive: system clocks are fast here (clocksource " + clocksource + "; currentTimeMillis "
-                + Math.round(millisNs) + " ns, nanoTime " + Math.round(nanosNs) + " ns at most (timed before "
-                + "compilation); threshold " + settings.thresholdNs() + " ns)";
+        return ActivationRules.fastHereLine(clocksource, Math.round(millisNs) + " ns",
+                Math.round(nanosNs) + " ns at most (timed before compilation)", threshold);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.fastclock.config.Settings;
 import io.fastclock.config.SettingsException;
 import io.fastclock.observe.ActivationFacts;
 import io.fastclock.observe.Telemetry;
+import io.fastclock.probe.ActivationRules;
 import io.fastclock.probe.MachineReader;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
@@ -72,12 +73,12 @@ public final class FastclockAgent {
             }
             // Not AgentLog here: it implements a runtime interface, which must not be loaded
             // before the runtime is in the boot loader.
-            if (settings.mode() == Settings.Mode.OFF) {
+            if (ActivationRules.off(settings)) {
                 // off does nothing but publish that: no runtime in the boot loader, and of java.base only
                 // jdk.internal.vm exported, to this module alone (AgentState.open, for the agent properties)
-                AgentState.inactive("inactive: mode=off");
+                AgentState.inactive(ActivationRules.OFF_LINE);
                 if (settings.log() != Settings.Log.QUIET) {
-                    System.err.println(OneLine.PREFIX + "inactive: mode=off");
+                    System.err.println(ActivationRules.OFF_LINE);
                 }
                 return;
             }

@@ -11,6 +11,7 @@ import io.fastclock.nativelib.ExtractionRoot;
 import io.fastclock.nativelib.JnaLoader;
 import io.fastclock.nativelib.NativeLibraryExtractor;
 import io.fastclock.nativelib.NativeLibraryLoader;
+import io.fastclock.probe.ActivationRules;
 import io.fastclock.probe.Backend;
 import io.fastclock.probe.Decision;
 import io.fastclock.probe.DecisionMaker;
@@ -307,9 +308,14 @@ public final class MachineProbe {
         return r.get(0).reads > 0 ? r.get(0).worstBehindNs : Measurements.UNKNOWN_LAG;
     }
 
-    /** Whether either system clock is slow enough that auto would want a replacement. */
+    /**
+     * Whether either system clock is slow enough that auto would want a replacement (the decision's
+     * rule), or the system clocks were not timed, so that it cannot be ruled out.
+     */
     private static boolean slow(Settings settings, MachineFacts facts, Measurements m) {
-        return facts.clocksourceKnownSlow() || m.realtimeNs() > settings.thresholdNs() || m.monotonicNs() > settings.thresholdNs()
+        boolean knownSlow = facts.clocksourceKnownSlow();
+        return ActivationRules.slow(knownSlow, m.realtimeNs(), settings.thresholdNs())
+                || ActivationRules.slow(knownSlow, m.monotonicNs(), settings.thresholdNs())
                 || Double.isNaN(m.realtimeNs());
     }
 

@@ -172,7 +172,7 @@ public final class DecisionMaker {
 
     /** Whether running the TSC checks can change the decision. */
     public static boolean tscChecksWorthRunning(Settings settings, MachineFacts facts, NativeStatus nat) {
-        if (settings.mode() == Settings.Mode.OFF || tscStaticBlocker(facts, nat) != null) {
+        if (ActivationRules.off(settings) || tscStaticBlocker(facts, nat) != null) {
             return false;
         }
         boolean millis = settings.millis() == Settings.Millis.AUTO || settings.millis() == Settings.Millis.TSC;
@@ -182,9 +182,9 @@ public final class DecisionMaker {
 
     public Decision decide(Settings settings, MachineFacts facts, Measurements m, NativeStatus nat, TscHealth health) {
         List<String> warnings = new ArrayList<>();
-        if (settings.mode() == Settings.Mode.OFF) {
+        if (ActivationRules.off(settings)) {
             Choice off = new Choice(Backend.SYSTEM, "mode=off: the agent rewrites nothing.", 0);
-            return new Decision(off, off, warnings, OneLine.PREFIX + "inactive: mode=off");
+            return new Decision(off, off, warnings, ActivationRules.OFF_LINE);
         }
         Ctx c = new Ctx(settings, facts, m, nat, health);
         Choice millis = decideMillis(c, warnings);
@@ -209,8 +209,8 @@ public final class DecisionMaker {
             this.n = n;
             this.tscBlocker = tscBlocker(f, n, h);
             // Slow: timed in C, against the threshold. Faster: compiled costs against compiled costs.
-            this.millisSlow = f.clocksourceKnownSlow() || m.realtimeNs() > s.thresholdNs();
-            this.nanosSlow = f.clocksourceKnownSlow() || m.monotonicNs() > s.thresholdNs();
+            this.millisSlow = ActivationRules.slow(f.clocksourceKnownSlow(), m.realtimeNs(), s.thresholdNs());
+            this.nanosSlow = ActivationRules.slow(f.clocksourceKnownSlow(), m.monotonicNs(), s.thresholdNs());
         }
 
         String clocksource() {
@@ -580,13 +580,9 @@ public final class DecisionMaker {
             }
             return sb.append(')').toString();
         }
-        boolean auto = c.s.millis() == Settings.Millis.AUTO && c.s.nanos() == Settings.Nanos.AUTO
-                && c.s.mode() == Settings.Mode.AUTO;
-        if (auto && !c.millisSlow && !c.nanosSlow
-                && !Double.isNaN(c.m.realtimeNs()) && !Double.isNaN(c.m.monotonicNs())) {
-            return OneLine.PREFIX + "inactive: system clocks are fast here (" + cs + "; currentTimeMillis "
-                    + ns(c.m.realtimeNs()) + ", nanoTime " + ns(c.m.monotonicNs()) + "; threshold "
-                    + c.s.thresholdNs() + " ns)";
+        if (ActivationRules.fastHere(c.s, c.f.clocksourceKnownSlow(), c.m.realtimeNs(), c.m.monotonicNs())) {
+            return ActivationRules.fastHereLine(c.f.clocksourceForDisplay(), ns(c.m.realtimeNs()), ns(c.m.monotonicNs()),
+                    c.s.thresholdNs());
         }
         return OneLine.PREFIX + "inactive: " + millis.reason() + " " + nanos.reason();
     }
