@@ -5,6 +5,7 @@ import io.fastclock.config.Settings;
 import io.fastclock.observe.Telemetry;
 import io.fastclock.observe.TscClockFigures;
 import io.fastclock.probe.Backend;
+import io.fastclock.probe.BackendNames;
 import io.fastclock.probe.Decision;
 import io.fastclock.rewrite.ClassFilter;
 import io.fastclock.rewrite.ClockReplacements;
@@ -111,7 +112,7 @@ final class AgentStartup {
                 + jdkCoverage(coverage, jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
                 + " classes loaded before the agent rewritten";
         LiveAgentState.active(startLine, decision.millis().backend(), decision.nanos().backend(),
-                epoch != null && jdk != JdkScope.NONE ? epoch.name() : "system", stats, jdkStats, tsc);
+                epoch != null && jdk != JdkScope.NONE ? epoch.name() : BackendNames.SYSTEM, stats, jdkStats, tsc);
         LiveAgentState.millisLag(statedLagMs(decision));
         log.info(startLine);
         if (lagChecked != null) {

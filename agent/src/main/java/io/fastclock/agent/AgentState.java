@@ -2,6 +2,7 @@ package io.fastclock.agent;
 
 import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
+import io.fastclock.probe.BackendNames;
 
 import java.lang.instrument.Instrumentation;
 import java.util.Collections;
@@ -89,9 +90,9 @@ public final class AgentState {
     static void inactive(String reason) {
         set(ACTIVE, "false");
         set(REASON, OneLine.withoutPrefix(reason));
-        set(MILLIS, "system");
-        set(NANOS, "system");
-        set(EPOCH, "system");
+        set(MILLIS, BackendNames.SYSTEM);
+        set(NANOS, BackendNames.SYSTEM);
+        set(EPOCH, BackendNames.SYSTEM);
     }
 
     /** The start line's verdict, also when it changed after the fact (retransformation counts). */

@@ -13,6 +13,7 @@ import io.fastclock.nativelib.NativeLibraryExtractor;
 import io.fastclock.nativelib.NativeLibraryLoader;
 import io.fastclock.probe.ActivationRules;
 import io.fastclock.probe.Backend;
+import io.fastclock.probe.BackendNames;
 import io.fastclock.probe.Decision;
 import io.fastclock.probe.DecisionMaker;
 import io.fastclock.probe.MachineFacts;
@@ -303,7 +304,7 @@ public final class MachineProbe {
             return Measurements.UNKNOWN_LAG;
         }
         long durationNs = coarseLagDurationNs(resolutionNs);
-        List<MillisLagMeter.Result> r = MillisLagMeter.measure(Collections.singletonMap("coarse", coarseMillis),
+        List<MillisLagMeter.Result> r = MillisLagMeter.measure(Collections.singletonMap(BackendNames.COARSE, coarseMillis),
                 referenceNs, System::nanoTime, durationNs);
         return r.get(0).reads > 0 ? r.get(0).worstBehindNs : Measurements.UNKNOWN_LAG;
     }

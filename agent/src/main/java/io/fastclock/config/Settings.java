@@ -1,5 +1,7 @@
 package io.fastclock.config;
 
+import io.fastclock.probe.Backend;
+import io.fastclock.probe.BackendNames;
 import io.fastclock.rewrite.JdkScope;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -69,9 +71,10 @@ public final class Settings {
         }
     }
 
-    /** The backend requested for currentTimeMillis. */
+    /** The backend requested for currentTimeMillis: auto, or a backend by its name ({@link Backend}). */
     public enum Millis {
-        AUTO("auto"), COARSE("coarse"), TSC("tsc"), JNA_COARSE("jna-coarse"), SYSTEM("system");
+        AUTO("auto"), COARSE(BackendNames.COARSE), TSC(BackendNames.TSC), JNA_COARSE(BackendNames.JNA_COARSE),
+        SYSTEM(BackendNames.SYSTEM);
 
         private final String settingName;
 
@@ -86,10 +89,16 @@ public final class Settings {
 
     /** The backend requested for nanoTime. */
     public enum Nanos {
-        AUTO, TSC, SYSTEM, COARSE;
+        AUTO("auto"), TSC(BackendNames.TSC), SYSTEM(BackendNames.SYSTEM), COARSE(BackendNames.COARSE);
+
+        private final String settingName;
+
+        Nanos(String settingName) {
+            this.settingName = settingName;
+        }
 
         public String settingName() {
-            return name().toLowerCase(Locale.ROOT);
+            return settingName;
         }
     }
 
@@ -397,6 +406,9 @@ public final class Settings {
     private static String settingName(Enum<?> e) {
         if (e instanceof Millis) {
             return ((Millis) e).settingName();
+        }
+        if (e instanceof Nanos) {
+            return ((Nanos) e).settingName();
         }
         return e.name().toLowerCase(Locale.ROOT);
     }

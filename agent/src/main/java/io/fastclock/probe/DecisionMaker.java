@@ -250,11 +250,11 @@ public final class DecisionMaker {
                 return new Choice(Backend.SYSTEM,
                         "millis=system was requested, so currentTimeMillis stays on the system clock.", 0);
             case COARSE:
-                return explicitMillis(c, "coarse", coarseMillis(c, false, true, null), c.m.realtimeCoarseNs(), warnings);
+                return explicitMillis(c, Backend.COARSE.settingName(), coarseMillis(c, false, true, null), c.m.realtimeCoarseNs(), warnings);
             case TSC:
-                return explicitMillis(c, "tsc", tscMillis(c, false, null), c.m.tscNs(), warnings);
+                return explicitMillis(c, Backend.TSC.settingName(), tscMillis(c, false, null), c.m.tscNs(), warnings);
             case JNA_COARSE:
-                return explicitMillis(c, "jna-coarse", jnaMillis(c, false, true, null), c.m.jnaCoarseNs(), warnings);
+                return explicitMillis(c, Backend.JNA_COARSE.settingName(), jnaMillis(c, false, true, null), c.m.jnaCoarseNs(), warnings);
             case AUTO:
             default:
                 break;
@@ -444,7 +444,7 @@ public final class DecisionMaker {
                 String reason = "nanos=coarse was requested: nanoTime uses CLOCK_MONOTONIC_COARSE through JNI ("
                         + ns(ns) + " a read), which ticks only every " + ms(res) + " and lags the system clock by up to "
                         + ms(2 * res) + ".";
-                String slower = slowerNote("coarse", "nanos", ns, NANOS, compiledSys);
+                String slower = slowerNote(Backend.COARSE.settingName(), "nanos", ns, NANOS, compiledSys);
                 if (slower != null) {
                     warnings.add(slower);
                     reason += slowerSentence(ns, NANOS, compiledSys);
@@ -459,7 +459,7 @@ public final class DecisionMaker {
                     return new Choice(Backend.SYSTEM, text + ".", 0);
                 }
                 String reason = "nanos=tsc was requested: nanoTime uses the TSC clock (" + ns(c.m.tscNs()) + " a read).";
-                String slower = slowerNote("tsc", "nanos", c.m.tscNs(), NANOS, compiledSys);
+                String slower = slowerNote(Backend.TSC.settingName(), "nanos", c.m.tscNs(), NANOS, compiledSys);
                 if (slower != null) {
                     warnings.add(slower);
                     reason += slowerSentence(c.m.tscNs(), NANOS, compiledSys);

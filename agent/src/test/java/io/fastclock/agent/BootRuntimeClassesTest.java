@@ -79,6 +79,27 @@ class BootRuntimeClassesTest {
         assertTrue(outside.isEmpty(), String.join("\n", outside));
     }
 
+    /**
+     * The JNA adapter is defined by a loader that sees only the runtime's loader and JNA
+     * (nativelib.JnaLoader): it too may name no other class of the agent (its backend name is a
+     * constant javac copies in).
+     */
+    @Test
+    void theJnaAdapterNamesOnlyTheRuntime() throws IOException {
+        byte[] adapter;
+        try (java.io.InputStream in = BootRuntimeClassesTest.class.getResourceAsStream("/io/fastclock/jna/JnaCoarseMillis.class")) {
+            adapter = in.readAllBytes();
+        }
+        List<String> outside = new ArrayList<>();
+        Matcher m = AGENT_NAME.matcher(new String(adapter, StandardCharsets.ISO_8859_1));
+        while (m.find()) {
+            if (!m.group().startsWith(PACKAGE) && !m.group().startsWith("io/fastclock/jna/")) {
+                outside.add(m.group());
+            }
+        }
+        assertTrue(outside.isEmpty(), "JnaCoarseMillis names " + outside);
+    }
+
     /** What rewritten call sites link to is in the list. */
     @Test
     void theRewritesTargetIsABootClass() {
