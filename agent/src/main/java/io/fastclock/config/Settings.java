@@ -140,22 +140,14 @@ public final class Settings {
     public static final List<String> KEYS = Collections.unmodifiableList(Arrays.asList(
             "mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk", "jmx", "instant"));
 
-    /** Written by the agent for the application to read; never a setting. */
-    public static final String ACTIVE_PROPERTY = "fastclock.active";
-
     /**
-     * The agent's published state (agent.AgentState) that shares the fastclock. prefix and is not a
+     * The agent's published state ({@link PublishedState}) that shares the fastclock. prefix and is not a
      * setting: skipped when system properties are read as settings, so that re-reading them in a
      * JVM where the agent runs does not fail. (fastclock.millis and fastclock.nanos are both: the
      * agent overwrites the requested backend with the one in use, a valid value of the setting.)
      */
     static boolean isPublishedState(String propertyName) {
-        return propertyName.equals(ACTIVE_PROPERTY) || propertyName.equals("fastclock.started")
-                || propertyName.equals("fastclock.version") || propertyName.equals("fastclock.reason")
-                || propertyName.equals("fastclock.epoch") || propertyName.equals("fastclock.classes")
-                || propertyName.equals("fastclock.callsites") || propertyName.startsWith("fastclock.jdk.")
-                || propertyName.startsWith("fastclock.tsc.") || propertyName.equals("fastclock.fallback")
-                || propertyName.startsWith("fastclock.retransform.");
+        return PublishedState.isPublished(propertyName) && !KEYS.contains(propertyName.substring(PROPERTY_PREFIX.length()));
     }
 
     /** Prefix of the system properties: {@code fastclock.<key>}. */
