@@ -5,6 +5,7 @@ import io.fastclock.config.Settings;
 import io.fastclock.observe.ActivationFacts;
 import io.fastclock.probe.Backend;
 import io.fastclock.probe.Decision;
+import io.fastclock.probe.MachineProbe;
 import io.fastclock.probe.Measurements;
 
 /** The Activation event's and the MBean's view of a probe's decision. */

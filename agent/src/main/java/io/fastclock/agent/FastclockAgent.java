@@ -6,6 +6,8 @@ import io.fastclock.config.SettingsException;
 import io.fastclock.observe.ActivationFacts;
 import io.fastclock.observe.Telemetry;
 import io.fastclock.probe.ActivationRules;
+import io.fastclock.probe.FastSystemClocksCheck;
+import io.fastclock.probe.MachineProbe;
 import io.fastclock.probe.MachineReader;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.fastclock.doctor;
 
-import io.fastclock.agent.JavaTimeCoverage;
-import io.fastclock.agent.MachineProbe;
-import io.fastclock.agent.TscClockStarter;
+import io.fastclock.probe.JavaTimeCoverage;
+import io.fastclock.probe.MachineProbe;
+import io.fastclock.probe.TscClockStarter;
 import io.fastclock.config.Settings;
 import io.fastclock.measure.JavaCostMeter;
 import io.fastclock.measure.MillisLagMeter;

@@ -7,7 +7,7 @@ import io.fastclock.config.Settings;
  * The rules of activation.off and activation.auto (docs/CONTRACT.md) that are asked before anything is
  * measured as well as in the decision, each written once: {@link DecisionMaker} decides with them,
  * and the agent's two shortcuts ask them before the probe runs (FastclockAgent on {@code mode=off},
- * FastSystemClocksCheck on a machine whose system clocks are fast). Kept small and free of
+ * {@link FastSystemClocksCheck} on a machine whose system clocks are fast). Kept small and free of
  * other classes, as the agent loads it on those cheap paths.
  */
 public final class ActivationRules {

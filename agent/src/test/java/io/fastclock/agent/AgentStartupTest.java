@@ -8,6 +8,7 @@ import io.fastclock.config.Settings;
 import io.fastclock.probe.Backend;
 import io.fastclock.probe.Choice;
 import io.fastclock.probe.Decision;
+import io.fastclock.probe.JavaTimeCoverage;
 import io.fastclock.rewrite.ClockTransformer;
 import io.fastclock.rewrite.JdkScope;
 import io.fastclock.rewrite.RewriteStats;

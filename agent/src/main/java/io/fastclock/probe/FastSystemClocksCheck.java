@@ -1,9 +1,6 @@
-package io.fastclock.agent;
+package io.fastclock.probe;
 
 import io.fastclock.config.Settings;
-import io.fastclock.probe.ActivationRules;
-import io.fastclock.probe.MachineFacts;
-import io.fastclock.probe.MachineReader;
 import java.util.ArrayList;
 
 /**
@@ -15,7 +12,7 @@ import java.util.ArrayList;
  * call overhead, so the time is an upper bound of what compiled code pays. Anything else (a
  * setting named, a slow or unknown clocksource, a time over the threshold) takes the full probe.
  */
-final class FastSystemClocksCheck {
+public final class FastSystemClocksCheck {
     static final int BATCHES = 5;
     static final int CALLS_PER_BATCH = 200;
     private static long sink;
@@ -27,7 +24,7 @@ final class FastSystemClocksCheck {
      *
      * @return the agent's inactive line, or null when the full probe must decide
      */
-    static String inactiveLine(Settings settings) {
+    public static String inactiveLine(Settings settings) {
         // A library named is to be loaded and reported on: the full probe does that.
         if (!ActivationRules.everythingAuto(settings) || settings.library() != null) {
             return null;

@@ -1,4 +1,4 @@
-package io.fastclock.agent;
+package io.fastclock.probe;
 
 import io.fastclock.config.Settings;
 import io.fastclock.measure.CompiledCostMeter;
@@ -11,16 +11,6 @@ import io.fastclock.nativelib.ExtractionRoot;
 import io.fastclock.nativelib.JnaLoader;
 import io.fastclock.nativelib.NativeLibraryExtractor;
 import io.fastclock.nativelib.NativeLibraryLoader;
-import io.fastclock.probe.ActivationRules;
-import io.fastclock.probe.Backend;
-import io.fastclock.probe.BackendNames;
-import io.fastclock.probe.Decision;
-import io.fastclock.probe.DecisionMaker;
-import io.fastclock.probe.MachineFacts;
-import io.fastclock.probe.MachineReader;
-import io.fastclock.probe.Measurements;
-import io.fastclock.probe.NativeStatus;
-import io.fastclock.probe.TscHealth;
 import io.fastclock.runtime.LongClock;
 import io.fastclock.clock.NativeClocks;
 import java.time.Instant;
