@@ -1,9 +1,11 @@
 package io.fastclock.agent;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.observe.ActivationFacts;
 import io.fastclock.probe.Backend;
 import io.fastclock.probe.Decision;
+import io.fastclock.probe.MachineProbe;
 import io.fastclock.probe.Measurements;
 
 /** The Activation event's and the MBean's view of a probe's decision. */
@@ -13,7 +15,7 @@ final class ActivationFactsOf {
     static ActivationFacts decision(String how, String startLine, MachineProbe probe, Settings settings) {
         Decision d = probe.decision;
         Measurements m = probe.measurements;
-        return new ActivationFacts(how, d.active(), ActivationFacts.withoutPrefix(startLine),
+        return new ActivationFacts(how, d.active(), OneLine.withoutPrefix(startLine),
                 probe.facts.currentClocksource(), d.millis().backend().settingName(), d.millis().reason(),
                 d.nanos().backend().settingName(), d.nanos().reason(), Math.max(0, d.millis().lagNs()),
                 m.realtimeNs(), m.monotonicNs(), cost(d.millis().backend(), m, true), cost(d.nanos().backend(), m, false),

@@ -5,7 +5,7 @@ import io.fastclock.config.Settings;
 import io.fastclock.clock.RuntimeLog;
 
 /**
- * The agent's voice: stderr only, one line per event, every line prefixed "fastclock: ", control
+ * The agent's voice: stderr only, one line per event, every line prefixed (OneLine.PREFIX), control
  * characters escaped (OneLine), so that a name or value from outside never starts a line of its own.
  */
 final class AgentLog implements RuntimeLog {
@@ -29,8 +29,7 @@ final class AgentLog implements RuntimeLog {
     }
 
     private static String prefixed(String message) {
-        String line = OneLine.escape(message);
-        return line.startsWith("fastclock: ") ? line : "fastclock: " + line;
+        return OneLine.prefixed(OneLine.escape(message));
     }
 
     boolean debugEnabled() {

@@ -5,7 +5,11 @@ import io.fastclock.config.Settings;
 import io.fastclock.observe.Telemetry;
 import io.fastclock.observe.TscClockFigures;
 import io.fastclock.probe.Backend;
+import io.fastclock.probe.BackendNames;
 import io.fastclock.probe.Decision;
+import io.fastclock.probe.JavaTimeCoverage;
+import io.fastclock.probe.MachineProbe;
+import io.fastclock.probe.TscClockStarter;
 import io.fastclock.rewrite.ClassFilter;
 import io.fastclock.rewrite.ClockReplacements;
 import io.fastclock.rewrite.ClockTransformer;
@@ -40,6 +44,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * What premain does once the decision is "active" and the runtime is in the boot loader: the clocks,
@@ -87,18 +92,14 @@ final class AgentStartup {
             return;
         }
 
-        JdkScope jdk = coverage.scope();
         RewriteStats stats = new RewriteStats();
         RewriteStats jdkStats = new RewriteStats();
         Set<String> changed = Detacher.newChangedSet();
         RewriteListener listener = Detacher.recording(changed,
                 log.debugEnabled() ? new DebugListener(log) : new FirstFailureReporter(log));
-        ClockTransformer transformer = new ClockTransformer(new ClassFilter(settings.include(), settings.exclude()),
-                jdk, coverage.table(), stats, jdkStats, listener, module -> readsRuntime(inst, module));
-        if (jdk != JdkScope.NONE && !readsRuntime(inst, Object.class.getModule())) {
-            log.info("java.base cannot read the fastclock runtime; the JDK's classes keep the JDK's clocks");
-            jdk = JdkScope.NONE;
-        }
+        ClockTransformer transformer = transformer(settings, coverage, stats, jdkStats, listener,
+                module -> readsRuntime(inst, module), log);
+        JdkScope jdk = transformer.jdkScope();
         inst.addTransformer(transformer, true);
         Detacher.install(inst, transformer, tsc, changed);
         // Classes loaded before the transformer: the JDK's (within the jdk scope), another agent's,
@@ -114,7 +115,7 @@ final class AgentStartup {
                 + jdkCoverage(coverage, jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
                 + " classes loaded before the agent rewritten";
         LiveAgentState.active(startLine, decision.millis().backend(), decision.nanos().backend(),
-                epoch != null && jdk != JdkScope.NONE ? epoch.name() : "system", stats, jdkStats, tsc);
+                epoch != null && jdk != JdkScope.NONE ? epoch.name() : BackendNames.SYSTEM, stats, jdkStats, tsc);
         LiveAgentState.millisLag(statedLagMs(decision));
         log.info(startLine);
         if (lagChecked != null) {
@@ -150,6 +151,24 @@ final class AgentStartup {
             Runtime.getRuntime().addShutdownHook(new Thread(
                     () -> log.debug("totals: " + stats + "; JDK classes: " + jdkStats), "fastclock-exit-report"));
         }
+    }
+
+    /**
+     * The transformer, built with the JDK scope in force: the coverage's, narrowed to none where
+     * java.base cannot read the runtime. That is asked first, so that the scope the start line and
+     * the published state report is the one the transformer changes JDK classes under.
+     *
+     * @param readsRuntime whether a module reads the runtime (adding the read edge where it can)
+     */
+    static ClockTransformer transformer(Settings settings, JavaTimeCoverage coverage, RewriteStats stats,
+            RewriteStats jdkStats, RewriteListener listener, Predicate<Module> readsRuntime, AgentLog log) {
+        JdkScope jdk = coverage.scope();
+        if (jdk != JdkScope.NONE && !readsRuntime.test(Object.class.getModule())) {
+            log.info("java.base cannot read the fastclock runtime; the JDK's classes keep the JDK's clocks");
+            jdk = JdkScope.NONE;
+        }
+        return new ClockTransformer(new ClassFilter(settings.include(), settings.exclude()), jdk, coverage.table(),
+                stats, jdkStats, listener, readsRuntime);
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.fastclock.agent;
 
-import io.fastclock.config.Settings;
+import io.fastclock.config.OneLine;
+import io.fastclock.config.PublishedState;
+import io.fastclock.probe.BackendNames;
 
 import java.lang.instrument.Instrumentation;
 import java.util.Collections;
@@ -9,7 +11,7 @@ import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What the agent is doing (the names below; docs/DEPLOYMENT.md shows them), held in three places:
+ * What the agent is doing (the names are {@link PublishedState}'s), held in three places:
  * <ul>
  * <li>in memory, here: what the MBean and the JFR events read ({@link #get});
  * <li>in the JVM's <em>agent properties</em> (jdk.internal.vm.VMSupport.getAgentProperties(), the
@@ -23,28 +25,23 @@ import java.util.concurrent.ConcurrentHashMap;
  * fastclock is active; a TSC fallback is published at once.
  */
 public final class AgentState {
-    public static final String ACTIVE = Settings.ACTIVE_PROPERTY;
-    public static final String STARTED = "fastclock.started";
-    public static final String VERSION = "fastclock.version";
-    public static final String REASON = "fastclock.reason";
-    public static final String MILLIS = "fastclock.millis";
-    public static final String NANOS = "fastclock.nanos";
-    public static final String EPOCH = "fastclock.epoch";
-    public static final String CLASSES = "fastclock.classes";
-    public static final String CALLSITES = "fastclock.callsites";
-    public static final String JDK_CLASSES = "fastclock.jdk.classes";
-    public static final String JDK_CALLSITES = "fastclock.jdk.callsites";
-    public static final String TSC_WORST_ERROR_NANOS = "fastclock.tsc.worstErrorNanos";
-    public static final String TSC_REANCHORS = "fastclock.tsc.reanchors";
-    public static final String TSC_LAST_RATE_CHANGE_PPM = "fastclock.tsc.lastRateChangePpm";
-    public static final String FALLBACK = "fastclock.fallback";
-    /** The lag L currentTimeMillis states now, whole ms (restated while running; 0 on the system clock). */
-    public static final String MILLIS_LAG_MS = "fastclock.millisLagMs";
-
-    /** Every name above, in the order status prints them. */
-    public static final String[] ALL = {STARTED, VERSION, ACTIVE, REASON, MILLIS, NANOS, EPOCH, CLASSES, CALLSITES,
-        JDK_CLASSES, JDK_CALLSITES, TSC_WORST_ERROR_NANOS, TSC_REANCHORS, TSC_LAST_RATE_CHANGE_PPM, FALLBACK,
-        MILLIS_LAG_MS};
+    // The names are PublishedState's: the commands, in another JVM, read them there too.
+    public static final String ACTIVE = PublishedState.ACTIVE;
+    public static final String STARTED = PublishedState.STARTED;
+    public static final String VERSION = PublishedState.VERSION;
+    public static final String REASON = PublishedState.REASON;
+    public static final String MILLIS = PublishedState.MILLIS;
+    public static final String NANOS = PublishedState.NANOS;
+    public static final String EPOCH = PublishedState.EPOCH;
+    public static final String CLASSES = PublishedState.CLASSES;
+    public static final String CALLSITES = PublishedState.CALLSITES;
+    public static final String JDK_CLASSES = PublishedState.JDK_CLASSES;
+    public static final String JDK_CALLSITES = PublishedState.JDK_CALLSITES;
+    public static final String TSC_WORST_ERROR_NANOS = PublishedState.TSC_WORST_ERROR_NANOS;
+    public static final String TSC_REANCHORS = PublishedState.TSC_REANCHORS;
+    public static final String TSC_LAST_RATE_CHANGE_PPM = PublishedState.TSC_LAST_RATE_CHANGE_PPM;
+    public static final String FALLBACK = PublishedState.FALLBACK;
+    public static final String MILLIS_LAG_MS = PublishedState.MILLIS_LAG_MS;
 
     private static final Map<String, String> LIVE = new ConcurrentHashMap<>();
     /** The JVM's agent properties, or null where they could not be reached (then status sees no fastclock). */
@@ -84,28 +81,24 @@ public final class AgentState {
         set(VERSION, version());
     }
 
-    /** The agent changes nothing; {@code reason} is its start line without the "fastclock: " prefix. */
+    /** The agent changes nothing; {@code reason} is its start line, held without the prefix. */
     static void inactive(String reason) {
         set(ACTIVE, "false");
-        set(REASON, withoutPrefix(reason));
-        set(MILLIS, "system");
-        set(NANOS, "system");
-        set(EPOCH, "system");
+        set(REASON, OneLine.withoutPrefix(reason));
+        set(MILLIS, BackendNames.SYSTEM);
+        set(NANOS, BackendNames.SYSTEM);
+        set(EPOCH, BackendNames.SYSTEM);
     }
 
     /** The start line's verdict, also when it changed after the fact (retransformation counts). */
     static void reason(String reason) {
-        set(REASON, withoutPrefix(reason));
+        set(REASON, OneLine.withoutPrefix(reason));
     }
 
     static String version() {
         Package p = AgentState.class.getPackage();
         String v = p == null ? null : p.getImplementationVersion();
         return v == null ? "unknown" : v;
-    }
-
-    static String withoutPrefix(String line) {
-        return line.startsWith("fastclock: ") ? line.substring("fastclock: ".length()) : line;
     }
 
     /**

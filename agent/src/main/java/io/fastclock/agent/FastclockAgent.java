@@ -5,6 +5,9 @@ import io.fastclock.config.Settings;
 import io.fastclock.config.SettingsException;
 import io.fastclock.observe.ActivationFacts;
 import io.fastclock.observe.Telemetry;
+import io.fastclock.probe.ActivationRules;
+import io.fastclock.probe.FastSystemClocksCheck;
+import io.fastclock.probe.MachineProbe;
 import io.fastclock.probe.MachineReader;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
@@ -48,14 +51,14 @@ public final class FastclockAgent {
             if (DETACH.equals(args) && how.equals("agentmain")) {
                 // java -jar fastclock.jar detach PID: the copy that started does the work.
                 if (earlier == null) {
-                    System.err.println("fastclock: nothing to detach: fastclock is not loaded in this JVM");
+                    System.err.println(OneLine.PREFIX + "nothing to detach: fastclock is not loaded in this JVM");
                 } else {
                     Launch.call(earlier, new Object[] {Launch.DETACH, null, inst});
                 }
                 return;
             }
             if (earlier != null || started || BootstrapInjector.alreadyInjected()) {
-                System.err.println("fastclock: the agent is already installed in this JVM (given twice?); this copy does nothing");
+                System.err.println(OneLine.PREFIX + "the agent is already installed in this JVM (given twice?); this copy does nothing");
                 return;
             }
             started = true;
@@ -72,12 +75,12 @@ public final class FastclockAgent {
             }
             // Not AgentLog here: it implements a runtime interface, which must not be loaded
             // before the runtime is in the boot loader.
-            if (settings.mode() == Settings.Mode.OFF) {
+            if (ActivationRules.off(settings)) {
                 // off does nothing but publish that: no runtime in the boot loader, and of java.base only
                 // jdk.internal.vm exported, to this module alone (AgentState.open, for the agent properties)
-                AgentState.inactive("inactive: mode=off");
+                AgentState.inactive(ActivationRules.OFF_LINE);
                 if (settings.log() != Settings.Log.QUIET) {
-                    System.err.println("fastclock: inactive: mode=off");
+                    System.err.println(ActivationRules.OFF_LINE);
                 }
                 return;
             }
@@ -87,7 +90,7 @@ public final class FastclockAgent {
                 if (settings.log() != Settings.Log.QUIET) {
                     System.err.println(OneLine.escape(fastHere));
                 }
-                Telemetry.started(settings, ActivationFacts.inactive(how, ActivationFacts.withoutPrefix(fastHere),
+                Telemetry.started(settings, ActivationFacts.inactive(how, OneLine.withoutPrefix(fastHere),
                         new MachineReader(settings.sysfsRoot(), settings.procfsRoot()).readCurrentClocksource(new ArrayList<>()),
                         settings.thresholdNs()));
                 return;
@@ -117,7 +120,7 @@ public final class FastclockAgent {
             // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
             AgentStartup.start(settings, inst, probe, log, loadedBefore, how);
         } catch (Throwable t) {
-            String line = "fastclock: agent not started, the application runs on the system clocks: " + t;
+            String line = OneLine.PREFIX + "agent not started, the application runs on the system clocks: " + t;
             System.err.println(OneLine.escape(line));
             try {
                 AgentState.inactive(line);

@@ -1,5 +1,6 @@
 package io.fastclock.agent;
 
+import io.fastclock.config.PublishedState;
 import java.util.List;
 
 /**
@@ -10,7 +11,7 @@ import java.util.List;
  * {@value #PENDING} (classes left; 0 when done), which {@code attach} waits for.
  */
 final class GeneratedClassesPass implements Runnable {
-    static final String PENDING = "fastclock.retransform.pending";
+    static final String PENDING = PublishedState.RETRANSFORM_PENDING;
     /** As the first pass: each VM operation has a large fixed cost, so fewer, fuller batches cost less in all. */
     static final int BATCH = Retransformer.BATCH;
     /** Between batches, so that the application runs between two safepoints. */

@@ -33,7 +33,7 @@ public final class Launch implements Function<Object[], Object> {
         }
         Instrumentation inst = (Instrumentation) args[2];
         if (!isTheJvms(inst)) {
-            System.err.println("fastclock: " + OneLine.escape(how) + " refused: not the JVM's Instrumentation");
+            System.err.println(OneLine.PREFIX + OneLine.escape(how) + " refused: not the JVM's Instrumentation");
             return null;
         }
         if (how.equals(DETACH)) {
@@ -53,7 +53,7 @@ public final class Launch implements Function<Object[], Object> {
                 return;
             }
         }
-        System.err.println("fastclock: the copy of fastclock loaded earlier cannot be reached");
+        System.err.println(OneLine.PREFIX + "the copy of fastclock loaded earlier cannot be reached");
     }
 
     static boolean isTheJvms(Instrumentation inst) {

@@ -1,6 +1,8 @@
 package io.fastclock.agent;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.probe.Backend;
+import io.fastclock.probe.BackendNames;
 import io.fastclock.rewrite.RewriteStats;
 import io.fastclock.clock.RuntimeLog;
 import io.fastclock.clock.TscClock;
@@ -29,11 +31,11 @@ final class LiveAgentState {
             jdkStats = jdkRewriteStats;
             tsc = tscClock;
         }
-        AgentState.set(AgentState.MILLIS, backendName(millis));
-        AgentState.set(AgentState.NANOS, backendName(nanos));
+        AgentState.set(AgentState.MILLIS, millis.settingName());
+        AgentState.set(AgentState.NANOS, nanos.settingName());
         AgentState.set(AgentState.EPOCH, epoch);
         refresh();
-        AgentState.set(AgentState.REASON, AgentState.withoutPrefix(reason));
+        AgentState.set(AgentState.REASON, OneLine.withoutPrefix(reason));
         AgentState.set(AgentState.ACTIVE, "true");
         startRefresher();
     }
@@ -45,10 +47,10 @@ final class LiveAgentState {
 
     /** currentTimeMillis went back to the system clock for good (its coarse clock's lag grew past the cap). */
     static void millisOnSystemClock(String why) {
-        AgentState.set(AgentState.MILLIS, "system");
+        AgentState.set(AgentState.MILLIS, BackendNames.SYSTEM);
         String epoch = AgentState.get(AgentState.EPOCH);
-        if ("coarse".equals(epoch) || "jna-coarse".equals(epoch)) {
-            AgentState.set(AgentState.EPOCH, "system"); // instant=coarse follows it (LagCheckedEpoch)
+        if (BackendNames.COARSE.equals(epoch) || BackendNames.JNA_COARSE.equals(epoch)) {
+            AgentState.set(AgentState.EPOCH, BackendNames.SYSTEM); // instant=coarse follows it (LagCheckedEpoch)
         }
         AgentState.set(AgentState.MILLIS_LAG_MS, "0");
         AgentState.set(AgentState.FALLBACK, why);
@@ -68,10 +70,10 @@ final class LiveAgentState {
         }
         CoarseLagWatch.stopRunning();
         refresh();
-        AgentState.set(AgentState.MILLIS, "system");
+        AgentState.set(AgentState.MILLIS, BackendNames.SYSTEM);
         AgentState.set(AgentState.MILLIS_LAG_MS, "0");
-        AgentState.set(AgentState.NANOS, "system");
-        AgentState.set(AgentState.EPOCH, "system");
+        AgentState.set(AgentState.NANOS, BackendNames.SYSTEM);
+        AgentState.set(AgentState.EPOCH, BackendNames.SYSTEM);
         AgentState.set(AgentState.ACTIVE, "false");
         AgentState.set(AgentState.REASON, line);
     }
@@ -150,19 +152,6 @@ final class LiveAgentState {
             }
         } catch (RuntimeException e) {
             // never break the host for a figure in a system property
-        }
-    }
-
-    static String backendName(Backend backend) {
-        switch (backend) {
-            case COARSE:
-                return "coarse";
-            case TSC:
-                return "tsc";
-            case JNA_COARSE:
-                return "jna-coarse";
-            default:
-                return "system";
         }
     }
 }

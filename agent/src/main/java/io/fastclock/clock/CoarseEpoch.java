@@ -1,5 +1,6 @@
 package io.fastclock.clock;
 
+import io.fastclock.probe.BackendNames;
 import io.fastclock.runtime.EpochClock;
 
 /**
@@ -25,6 +26,6 @@ public final class CoarseEpoch extends EpochClock {
 
     @Override
     public String name() {
-        return "coarse";
+        return BackendNames.COARSE;
     }
 }

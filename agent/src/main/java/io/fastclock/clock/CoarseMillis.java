@@ -1,5 +1,6 @@
 package io.fastclock.clock;
 
+import io.fastclock.probe.BackendNames;
 import io.fastclock.runtime.LongClock;
 
 /** CLOCK_REALTIME_COARSE through JNI: never touches the clocksource hardware; one kernel tick of lag. */
@@ -11,6 +12,6 @@ public final class CoarseMillis extends LongClock {
 
     @Override
     public String name() {
-        return "coarse";
+        return BackendNames.COARSE;
     }
 }

@@ -1,5 +1,6 @@
 package io.fastclock.clock;
 
+import io.fastclock.probe.BackendNames;
 import io.fastclock.runtime.LongClock;
 
 /**
@@ -14,6 +15,6 @@ public final class CoarseNanos extends LongClock {
 
     @Override
     public String name() {
-        return "coarse";
+        return BackendNames.COARSE;
     }
 }

@@ -1,5 +1,6 @@
 package io.fastclock.clock;
 
+import io.fastclock.probe.BackendNames;
 import io.fastclock.runtime.EpochClock;
 
 import java.lang.invoke.MethodHandle;
@@ -36,6 +37,6 @@ public final class JnaCoarseEpoch extends EpochClock {
 
     @Override
     public String name() {
-        return "jna-coarse";
+        return BackendNames.JNA_COARSE;
     }
 }

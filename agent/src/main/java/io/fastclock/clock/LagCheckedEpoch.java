@@ -1,5 +1,6 @@
 package io.fastclock.clock;
 
+import io.fastclock.probe.BackendNames;
 import io.fastclock.runtime.EpochClock;
 
 /**
@@ -26,6 +27,6 @@ public final class LagCheckedEpoch extends EpochClock {
 
     @Override
     public String name() {
-        return millis.onSystemClock() ? "system" : coarse.name();
+        return millis.onSystemClock() ? BackendNames.SYSTEM : coarse.name();
     }
 }

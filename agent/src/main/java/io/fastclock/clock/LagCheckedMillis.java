@@ -1,5 +1,6 @@
 package io.fastclock.clock;
 
+import io.fastclock.probe.BackendNames;
 import io.fastclock.runtime.LongClock;
 
 /**
@@ -26,7 +27,7 @@ public final class LagCheckedMillis extends LongClock {
 
     @Override
     public String name() {
-        return onSystemClock ? "system" : coarse.name();
+        return onSystemClock ? BackendNames.SYSTEM : coarse.name();
     }
 
     /** The coarse clock's own read, for the watch (whatever this clock serves now). */

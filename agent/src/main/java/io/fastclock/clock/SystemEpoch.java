@@ -1,5 +1,6 @@
 package io.fastclock.clock;
 
+import io.fastclock.probe.BackendNames;
 import io.fastclock.runtime.EpochClock;
 
 import java.lang.invoke.MethodHandle;
@@ -30,6 +31,6 @@ public final class SystemEpoch extends EpochClock {
 
     @Override
     public String name() {
-        return "system";
+        return BackendNames.SYSTEM;
     }
 }

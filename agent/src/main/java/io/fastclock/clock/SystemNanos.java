@@ -1,5 +1,6 @@
 package io.fastclock.clock;
 
+import io.fastclock.probe.BackendNames;
 import io.fastclock.runtime.LongClock;
 
 /** The JDK's own nanoTime. */
@@ -11,6 +12,6 @@ public final class SystemNanos extends LongClock {
 
     @Override
     public String name() {
-        return "system";
+        return BackendNames.SYSTEM;
     }
 }

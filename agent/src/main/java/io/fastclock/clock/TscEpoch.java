@@ -1,5 +1,6 @@
 package io.fastclock.clock;
 
+import io.fastclock.probe.BackendNames;
 import io.fastclock.runtime.EpochClock;
 
 /**
@@ -27,6 +28,6 @@ public final class TscEpoch extends EpochClock {
 
     @Override
     public String name() {
-        return "tsc";
+        return BackendNames.TSC;
     }
 }

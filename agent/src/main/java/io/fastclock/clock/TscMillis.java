@@ -1,5 +1,6 @@
 package io.fastclock.clock;
 
+import io.fastclock.probe.BackendNames;
 import io.fastclock.runtime.LongClock;
 
 /** Epoch millis from the TSC clock plus the CLOCK_REALTIME offset sampled at each re-anchor. */
@@ -17,6 +18,6 @@ public final class TscMillis extends LongClock {
 
     @Override
     public String name() {
-        return "tsc";
+        return BackendNames.TSC;
     }
 }

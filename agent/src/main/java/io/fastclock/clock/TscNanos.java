@@ -1,5 +1,6 @@
 package io.fastclock.clock;
 
+import io.fastclock.probe.BackendNames;
 import io.fastclock.runtime.LongClock;
 
 /** nanoTime from the TSC clock. */
@@ -17,6 +18,6 @@ public final class TscNanos extends LongClock {
 
     @Override
     public String name() {
-        return "tsc";
+        return BackendNames.TSC;
     }
 }

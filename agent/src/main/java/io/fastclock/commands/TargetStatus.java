@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Properties;
 
 import io.fastclock.config.OneLine;
+import io.fastclock.config.PublishedState;
 
 /**
  * fastclock's state in a JVM, as the agent publishes it in the JVM's agent properties
@@ -13,24 +14,24 @@ import io.fastclock.config.OneLine;
  * Values are shown with control characters escaped, so that each stays on its line.
  */
 final class TargetStatus {
-    /** The names agent.AgentState publishes (kept here: the commands do not load agent classes). */
-    static final String ACTIVE = "fastclock.active";
-    static final String STARTED = "fastclock.started";
-    static final String VERSION = "fastclock.version";
-    static final String REASON = "fastclock.reason";
-    static final String MILLIS = "fastclock.millis";
-    static final String NANOS = "fastclock.nanos";
-    static final String EPOCH = "fastclock.epoch";
-    static final String CLASSES = "fastclock.classes";
-    static final String CALLSITES = "fastclock.callsites";
-    static final String JDK_CLASSES = "fastclock.jdk.classes";
-    static final String JDK_CALLSITES = "fastclock.jdk.callsites";
-    static final String TSC_WORST = "fastclock.tsc.worstErrorNanos";
-    static final String TSC_REANCHORS = "fastclock.tsc.reanchors";
-    static final String TSC_RATE = "fastclock.tsc.lastRateChangePpm";
-    static final String FALLBACK = "fastclock.fallback";
-    /** Generated classes still to be retransformed after an attach (agent.GeneratedClassesPass). */
-    static final String PENDING = "fastclock.retransform.pending";
+    /** The names agent.AgentState publishes: config.PublishedState's (the commands load no agent class). */
+    static final String ACTIVE = PublishedState.ACTIVE;
+    static final String STARTED = PublishedState.STARTED;
+    static final String VERSION = PublishedState.VERSION;
+    static final String REASON = PublishedState.REASON;
+    static final String MILLIS = PublishedState.MILLIS;
+    static final String NANOS = PublishedState.NANOS;
+    static final String EPOCH = PublishedState.EPOCH;
+    static final String CLASSES = PublishedState.CLASSES;
+    static final String CALLSITES = PublishedState.CALLSITES;
+    static final String JDK_CLASSES = PublishedState.JDK_CLASSES;
+    static final String JDK_CALLSITES = PublishedState.JDK_CALLSITES;
+    static final String TSC_WORST = PublishedState.TSC_WORST_ERROR_NANOS;
+    static final String TSC_REANCHORS = PublishedState.TSC_REANCHORS;
+    static final String TSC_RATE = PublishedState.TSC_LAST_RATE_CHANGE_PPM;
+    static final String FALLBACK = PublishedState.FALLBACK;
+    static final String PENDING = PublishedState.RETRANSFORM_PENDING;
+    /** What status shows, in its order (not the stated lag). */
     static final String[] PUBLISHED = {STARTED, VERSION, ACTIVE, REASON, MILLIS, NANOS, EPOCH, CLASSES, CALLSITES,
         JDK_CLASSES, JDK_CALLSITES, TSC_WORST, TSC_REANCHORS, TSC_RATE, FALLBACK, PENDING};
 

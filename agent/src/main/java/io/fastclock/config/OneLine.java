@@ -9,7 +9,24 @@ import java.util.Locale;
  * the C1 controls and the Unicode line and paragraph separators become {@code \\uXXXX}.
  */
 public final class OneLine {
+    /**
+     * What every line fastclock writes to stderr starts with. Added here ({@link #prefixed}) and taken
+     * off here ({@link #withoutPrefix}: the published verdict and the Activation event hold the start
+     * line without it); a literal line is written {@code PREFIX + "..."}, a constant.
+     */
+    public static final String PREFIX = "fastclock: ";
+
     private OneLine() {}
+
+    /** The line with the prefix, which is added only once. */
+    public static String prefixed(String line) {
+        return line.startsWith(PREFIX) ? line : PREFIX + line;
+    }
+
+    /** The line without the prefix (a start line as the state, the MBean and the Activation event hold it). */
+    public static String withoutPrefix(String line) {
+        return line.startsWith(PREFIX) ? line.substring(PREFIX.length()) : line;
+    }
 
     public static String escape(String s) {
         if (s == null) {

@@ -1,5 +1,7 @@
 package io.fastclock.config;
 
+import io.fastclock.probe.Backend;
+import io.fastclock.probe.BackendNames;
 import io.fastclock.rewrite.JdkScope;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -69,9 +71,10 @@ public final class Settings {
         }
     }
 
-    /** The backend requested for currentTimeMillis. */
+    /** The backend requested for currentTimeMillis: auto, or a backend by its name ({@link Backend}). */
     public enum Millis {
-        AUTO("auto"), COARSE("coarse"), TSC("tsc"), JNA_COARSE("jna-coarse"), SYSTEM("system");
+        AUTO("auto"), COARSE(BackendNames.COARSE), TSC(BackendNames.TSC), JNA_COARSE(BackendNames.JNA_COARSE),
+        SYSTEM(BackendNames.SYSTEM);
 
         private final String settingName;
 
@@ -86,10 +89,16 @@ public final class Settings {
 
     /** The backend requested for nanoTime. */
     public enum Nanos {
-        AUTO, TSC, SYSTEM, COARSE;
+        AUTO("auto"), TSC(BackendNames.TSC), SYSTEM(BackendNames.SYSTEM), COARSE(BackendNames.COARSE);
+
+        private final String settingName;
+
+        Nanos(String settingName) {
+            this.settingName = settingName;
+        }
 
         public String settingName() {
-            return name().toLowerCase(Locale.ROOT);
+            return settingName;
         }
     }
 
@@ -131,22 +140,14 @@ public final class Settings {
     public static final List<String> KEYS = Collections.unmodifiableList(Arrays.asList(
             "mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk", "jmx", "instant"));
 
-    /** Written by the agent for the application to read; never a setting. */
-    public static final String ACTIVE_PROPERTY = "fastclock.active";
-
     /**
-     * The agent's published state (agent.AgentState) that shares the fastclock. prefix and is not a
+     * The agent's published state ({@link PublishedState}) that shares the fastclock. prefix and is not a
      * setting: skipped when system properties are read as settings, so that re-reading them in a
      * JVM where the agent runs does not fail. (fastclock.millis and fastclock.nanos are both: the
      * agent overwrites the requested backend with the one in use, a valid value of the setting.)
      */
     static boolean isPublishedState(String propertyName) {
-        return propertyName.equals(ACTIVE_PROPERTY) || propertyName.equals("fastclock.started")
-                || propertyName.equals("fastclock.version") || propertyName.equals("fastclock.reason")
-                || propertyName.equals("fastclock.epoch") || propertyName.equals("fastclock.classes")
-                || propertyName.equals("fastclock.callsites") || propertyName.startsWith("fastclock.jdk.")
-                || propertyName.startsWith("fastclock.tsc.") || propertyName.equals("fastclock.fallback")
-                || propertyName.startsWith("fastclock.retransform.");
+        return PublishedState.isPublished(propertyName) && !KEYS.contains(propertyName.substring(PROPERTY_PREFIX.length()));
     }
 
     /** Prefix of the system properties: {@code fastclock.<key>}. */
@@ -285,14 +286,14 @@ public final class Settings {
                 }
                 int eq = pair.indexOf('=');
                 if (eq < 0) {
-                    throw new SettingsException("fastclock: bad agent argument '" + printable(pair.trim())
+                    throw new SettingsException(OneLine.PREFIX + "bad agent argument '" + printable(pair.trim())
                             + "': expected key=value pairs separated by ',' (known settings are "
                             + String.join(", ", KEYS) + ")");
                 }
                 String key = pair.substring(0, eq).trim();
                 String value = pair.substring(eq + 1).trim();
                 if (seen.put(key, Boolean.TRUE) != null) {
-                    throw new SettingsException("fastclock: setting '" + printable(key)
+                    throw new SettingsException(OneLine.PREFIX + "setting '" + printable(key)
                             + "' given twice in agent arguments");
                 }
                 b.apply(key, value, SOURCE_AGENT);
@@ -371,7 +372,7 @@ public final class Settings {
                     instant = enumValue(InstantClock.values(), key, value, source);
                     break;
                 default:
-                    throw new SettingsException("fastclock: unknown setting '" + printable(key) + "' ("
+                    throw new SettingsException(OneLine.PREFIX + "unknown setting '" + printable(key) + "' ("
                             + source + "): known settings are " + String.join(", ", KEYS));
             }
             sources.put(key, source);
@@ -397,6 +398,9 @@ public final class Settings {
     private static String settingName(Enum<?> e) {
         if (e instanceof Millis) {
             return ((Millis) e).settingName();
+        }
+        if (e instanceof Nanos) {
+            return ((Nanos) e).settingName();
         }
         return e.name().toLowerCase(Locale.ROOT);
     }
@@ -484,7 +488,7 @@ public final class Settings {
     }
 
     private static SettingsException bad(String key, String value, String source, String accepted) {
-        return new SettingsException("fastclock: bad setting " + OneLine.escape(key) + "=" + printable(value) + " (" + source
+        return new SettingsException(OneLine.PREFIX + "bad setting " + OneLine.escape(key) + "=" + printable(value) + " (" + source
                 + "): " + accepted);
     }
 

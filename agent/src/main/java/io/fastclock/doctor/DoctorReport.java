@@ -1,8 +1,8 @@
 package io.fastclock.doctor;
 
-import io.fastclock.agent.JavaTimeCoverage;
-import io.fastclock.agent.MachineProbe;
-import io.fastclock.agent.TscClockStarter;
+import io.fastclock.probe.JavaTimeCoverage;
+import io.fastclock.probe.MachineProbe;
+import io.fastclock.probe.TscClockStarter;
 import io.fastclock.config.Settings;
 import io.fastclock.measure.JavaCostMeter;
 import io.fastclock.measure.MillisLagMeter;
@@ -10,6 +10,7 @@ import io.fastclock.measure.NativeCostMeter;
 import io.fastclock.measure.TscRead;
 import io.fastclock.measure.TscReadChoice;
 import io.fastclock.probe.Backend;
+import io.fastclock.probe.BackendNames;
 import io.fastclock.probe.CoarseLag;
 import io.fastclock.probe.Choice;
 import io.fastclock.probe.Decision;
@@ -253,7 +254,7 @@ final class DoctorReport {
 
         @Override
         public String name() {
-            return "system";
+            return BackendNames.SYSTEM;
         }
     };
 

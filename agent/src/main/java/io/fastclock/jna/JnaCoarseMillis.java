@@ -41,6 +41,7 @@ public final class JnaCoarseMillis extends LongClock {
 
     @Override
     public String name() {
+        // Written out: this loader sees the runtime and JNA only. BackendTest holds it to BackendNames.
         return "jna-coarse";
     }
 

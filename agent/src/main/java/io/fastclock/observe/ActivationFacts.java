@@ -1,5 +1,7 @@
 package io.fastclock.observe;
 
+import io.fastclock.probe.BackendNames;
+
 /**
  * What the agent decided at start (premain or agentmain), as plain values for the Activation event
  * and the MBean: no JFR, JMX or runtime types, so it can be built on every path. Costs are ns per
@@ -43,12 +45,7 @@ public final class ActivationFacts {
 
     /** Both clocks left on the system clock, for the reason given (the start line without its prefix). */
     public static ActivationFacts inactive(String started, String reason, String clocksource, long thresholdNs) {
-        return new ActivationFacts(started, false, reason, clocksource, "system", reason, "system", reason, 0,
+        return new ActivationFacts(started, false, reason, clocksource, BackendNames.SYSTEM, reason, BackendNames.SYSTEM, reason, 0,
                 Double.NaN, Double.NaN, Double.NaN, Double.NaN, thresholdNs);
-    }
-
-    /** The start line without the "fastclock: " prefix. */
-    public static String withoutPrefix(String line) {
-        return line.startsWith("fastclock: ") ? line.substring("fastclock: ".length()) : line;
     }
 }

@@ -14,7 +14,7 @@ public interface FastClockMXBean {
 
     String getVersion();
 
-    /** The start line without its "fastclock: " prefix. */
+    /** The start line without its prefix (OneLine.PREFIX). */
     String getReason();
 
     /** system, coarse, tsc or jna-coarse. */

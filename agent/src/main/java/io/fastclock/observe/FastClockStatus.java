@@ -1,6 +1,7 @@
 package io.fastclock.observe;
 
 import io.fastclock.agent.AgentState;
+import io.fastclock.config.PublishedState;
 
 /**
  * The MBean behind {@code io.fastclock:type=FastClock}. Every read is live: the agent's state as it
@@ -20,12 +21,12 @@ final class FastClockStatus implements FastClockMXBean {
     }
 
     private static String property(String name, String otherwise) {
-        String value = AgentState.get("fastclock." + name);
+        String value = AgentState.get(name);
         return value == null || value.isEmpty() ? otherwise : value;
     }
 
     private static Long count(String name) {
-        String value = AgentState.get("fastclock." + name);
+        String value = AgentState.get(name);
         if (value == null) {
             return null;
         }
@@ -38,68 +39,68 @@ final class FastClockStatus implements FastClockMXBean {
 
     @Override
     public boolean isActive() {
-        return Boolean.parseBoolean(property("active", Boolean.toString(facts.active)));
+        return Boolean.parseBoolean(property(PublishedState.ACTIVE, Boolean.toString(facts.active)));
     }
 
     @Override
     public String getStarted() {
-        return property("started", facts.started);
+        return property(PublishedState.STARTED, facts.started);
     }
 
     @Override
     public String getVersion() {
-        return property("version", null);
+        return property(PublishedState.VERSION, null);
     }
 
     @Override
     public String getReason() {
-        return property("reason", facts.reason);
+        return property(PublishedState.REASON, facts.reason);
     }
 
     @Override
     public String getMillisBackend() {
-        return property("millis", facts.millisBackend);
+        return property(PublishedState.MILLIS, facts.millisBackend);
     }
 
     @Override
     public String getNanosBackend() {
-        return property("nanos", facts.nanosBackend);
+        return property(PublishedState.NANOS, facts.nanosBackend);
     }
 
     @Override
     public String getEpochBackend() {
-        return property("epoch", null);
+        return property(PublishedState.EPOCH, null);
     }
 
     @Override
     public Long getClasses() {
-        return count("classes");
+        return count(PublishedState.CLASSES);
     }
 
     @Override
     public Long getCallSites() {
-        return count("callsites");
+        return count(PublishedState.CALLSITES);
     }
 
     @Override
     public Long getJdkClasses() {
-        return count("jdk.classes");
+        return count(PublishedState.JDK_CLASSES);
     }
 
     @Override
     public Long getJdkCallSites() {
-        return count("jdk.callsites");
+        return count(PublishedState.JDK_CALLSITES);
     }
 
     @Override
     public Long getMillisLagMs() {
-        return count("millisLagMs");
+        return count(PublishedState.MILLIS_LAG_MS);
     }
 
     @Override
     public String getFallback() {
         TscFigures t = tsc;
-        return property("fallback", t == null ? null : t.fallbackReason());
+        return property(PublishedState.FALLBACK, t == null ? null : t.fallbackReason());
     }
 
     @Override

@@ -124,7 +124,7 @@ public final class Telemetry {
 
     private static void warn(String message) {
         if (log != Settings.Log.QUIET) {
-            System.err.println("fastclock: " + OneLine.escape(message));
+            System.err.println(OneLine.prefixed(OneLine.escape(message)));
         }
     }
 }

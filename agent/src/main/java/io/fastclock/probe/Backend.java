@@ -1,15 +1,20 @@
 package io.fastclock.probe;
 
-/** Where a rewritten clock gets its time. */
+/**
+ * Where a rewritten clock gets its time. Its name is {@link BackendNames}': the settings' values
+ * ({@code millis=}, {@code nanos=}), each clock's {@code name()}, the published state
+ * ({@code fastclock.millis}, {@code fastclock.nanos}, {@code fastclock.epoch}) and the lines all
+ * spell a backend as {@link #settingName()} or BackendNames has it.
+ */
 public enum Backend {
     /** The JDK's own clock: nothing is rewritten for this clock. */
-    SYSTEM("system"),
+    SYSTEM(BackendNames.SYSTEM),
     /** {@code clock_gettime} with a {@code _COARSE} clock through the JNI library. */
-    COARSE("coarse"),
+    COARSE(BackendNames.COARSE),
     /** A clock computed from the CPU's time-stamp counter, read through the JNI library. */
-    TSC("tsc"),
+    TSC(BackendNames.TSC),
     /** {@code CLOCK_REALTIME_COARSE} through JNA, where the JNI library cannot load. */
-    JNA_COARSE("jna-coarse");
+    JNA_COARSE(BackendNames.JNA_COARSE);
 
     private final String settingName;
 

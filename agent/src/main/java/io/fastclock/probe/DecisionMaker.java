@@ -1,5 +1,6 @@
 package io.fastclock.probe;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import java.util.ArrayList;
 import java.util.List;
@@ -171,7 +172,7 @@ public final class DecisionMaker {
 
     /** Whether running the TSC checks can change the decision. */
     public static boolean tscChecksWorthRunning(Settings settings, MachineFacts facts, NativeStatus nat) {
-        if (settings.mode() == Settings.Mode.OFF || tscStaticBlocker(facts, nat) != null) {
+        if (ActivationRules.off(settings) || tscStaticBlocker(facts, nat) != null) {
             return false;
         }
         boolean millis = settings.millis() == Settings.Millis.AUTO || settings.millis() == Settings.Millis.TSC;
@@ -181,9 +182,9 @@ public final class DecisionMaker {
 
     public Decision decide(Settings settings, MachineFacts facts, Measurements m, NativeStatus nat, TscHealth health) {
         List<String> warnings = new ArrayList<>();
-        if (settings.mode() == Settings.Mode.OFF) {
+        if (ActivationRules.off(settings)) {
             Choice off = new Choice(Backend.SYSTEM, "mode=off: the agent rewrites nothing.", 0);
-            return new Decision(off, off, warnings, "fastclock: inactive: mode=off");
+            return new Decision(off, off, warnings, ActivationRules.OFF_LINE);
         }
         Ctx c = new Ctx(settings, facts, m, nat, health);
         Choice millis = decideMillis(c, warnings);
@@ -208,8 +209,8 @@ public final class DecisionMaker {
             this.n = n;
             this.tscBlocker = tscBlocker(f, n, h);
             // Slow: timed in C, against the threshold. Faster: compiled costs against compiled costs.
-            this.millisSlow = f.clocksourceKnownSlow() || m.realtimeNs() > s.thresholdNs();
-            this.nanosSlow = f.clocksourceKnownSlow() || m.monotonicNs() > s.thresholdNs();
+            this.millisSlow = ActivationRules.slow(f.clocksourceKnownSlow(), m.realtimeNs(), s.thresholdNs());
+            this.nanosSlow = ActivationRules.slow(f.clocksourceKnownSlow(), m.monotonicNs(), s.thresholdNs());
         }
 
         String clocksource() {
@@ -249,11 +250,11 @@ public final class DecisionMaker {
                 return new Choice(Backend.SYSTEM,
                         "millis=system was requested, so currentTimeMillis stays on the system clock.", 0);
             case COARSE:
-                return explicitMillis(c, "coarse", coarseMillis(c, false, true, null), c.m.realtimeCoarseNs(), warnings);
+                return explicitMillis(c, Backend.COARSE.settingName(), coarseMillis(c, false, true, null), c.m.realtimeCoarseNs(), warnings);
             case TSC:
-                return explicitMillis(c, "tsc", tscMillis(c, false, null), c.m.tscNs(), warnings);
+                return explicitMillis(c, Backend.TSC.settingName(), tscMillis(c, false, null), c.m.tscNs(), warnings);
             case JNA_COARSE:
-                return explicitMillis(c, "jna-coarse", jnaMillis(c, false, true, null), c.m.jnaCoarseNs(), warnings);
+                return explicitMillis(c, Backend.JNA_COARSE.settingName(), jnaMillis(c, false, true, null), c.m.jnaCoarseNs(), warnings);
             case AUTO:
             default:
                 break;
@@ -443,7 +444,7 @@ public final class DecisionMaker {
                 String reason = "nanos=coarse was requested: nanoTime uses CLOCK_MONOTONIC_COARSE through JNI ("
                         + ns(ns) + " a read), which ticks only every " + ms(res) + " and lags the system clock by up to "
                         + ms(2 * res) + ".";
-                String slower = slowerNote("coarse", "nanos", ns, NANOS, compiledSys);
+                String slower = slowerNote(Backend.COARSE.settingName(), "nanos", ns, NANOS, compiledSys);
                 if (slower != null) {
                     warnings.add(slower);
                     reason += slowerSentence(ns, NANOS, compiledSys);
@@ -458,7 +459,7 @@ public final class DecisionMaker {
                     return new Choice(Backend.SYSTEM, text + ".", 0);
                 }
                 String reason = "nanos=tsc was requested: nanoTime uses the TSC clock (" + ns(c.m.tscNs()) + " a read).";
-                String slower = slowerNote("tsc", "nanos", c.m.tscNs(), NANOS, compiledSys);
+                String slower = slowerNote(Backend.TSC.settingName(), "nanos", c.m.tscNs(), NANOS, compiledSys);
                 if (slower != null) {
                     warnings.add(slower);
                     reason += slowerSentence(c.m.tscNs(), NANOS, compiledSys);
@@ -554,7 +555,7 @@ public final class DecisionMaker {
     private static String summary(Ctx c, Choice millis, Choice nanos) {
         String cs = "clocksource " + c.f.clocksourceForDisplay();
         if (millis.backend() != Backend.SYSTEM || nanos.backend() != Backend.SYSTEM) {
-            StringBuilder sb = new StringBuilder("fastclock: active: currentTimeMillis -> ")
+            StringBuilder sb = new StringBuilder(OneLine.PREFIX + "active: currentTimeMillis -> ")
                     .append(millis.backend().settingName()).append(", nanoTime -> ")
                     .append(nanos.backend().settingName()).append(" (").append(cs);
             List<String> costs = new ArrayList<>();
@@ -579,15 +580,11 @@ public final class DecisionMaker {
             }
             return sb.append(')').toString();
         }
-        boolean auto = c.s.millis() == Settings.Millis.AUTO && c.s.nanos() == Settings.Nanos.AUTO
-                && c.s.mode() == Settings.Mode.AUTO;
-        if (auto && !c.millisSlow && !c.nanosSlow
-                && !Double.isNaN(c.m.realtimeNs()) && !Double.isNaN(c.m.monotonicNs())) {
-            return "fastclock: inactive: system clocks are fast here (" + cs + "; currentTimeMillis "
-                    + ns(c.m.realtimeNs()) + ", nanoTime " + ns(c.m.monotonicNs()) + "; threshold "
-                    + c.s.thresholdNs() + " ns)";
+        if (ActivationRules.fastHere(c.s, c.f.clocksourceKnownSlow(), c.m.realtimeNs(), c.m.monotonicNs())) {
+            return ActivationRules.fastHereLine(c.f.clocksourceForDisplay(), ns(c.m.realtimeNs()), ns(c.m.monotonicNs()),
+                    c.s.thresholdNs());
         }
-        return "fastclock: inactive: " + millis.reason() + " " + nanos.reason();
+        return OneLine.PREFIX + "inactive: " + millis.reason() + " " + nanos.reason();
     }
 
     private static void addDistinct(List<String> list, String s) {

@@ -71,6 +71,11 @@ public final class ClockTransformer implements ClassFileTransformer {
         this.namedModuleGate = namedModuleGate;
     }
 
+    /** The JDK classes this transformer changes. */
+    public JdkScope jdkScope() {
+        return jdk;
+    }
+
     /** What happened to the application's classes. */
     public RewriteStats stats() {
         return stats;

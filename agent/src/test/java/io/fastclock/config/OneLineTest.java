@@ -17,6 +17,14 @@ class OneLineTest {
     }
 
     @Test
+    void thePrefixIsAddedOnceAndTakenOff() {
+        assertEquals("fastclock: inactive: mode=off", OneLine.prefixed("inactive: mode=off"));
+        assertEquals("fastclock: inactive: mode=off", OneLine.prefixed("fastclock: inactive: mode=off"));
+        assertEquals("inactive: mode=off", OneLine.withoutPrefix("fastclock: inactive: mode=off"));
+        assertEquals("inactive: mode=off", OneLine.withoutPrefix("inactive: mode=off"));
+    }
+
+    @Test
     void aPropertyNameWithANewlineStaysOnTheMessagesLine() {
         Map<String, String> props = new HashMap<>();
         props.put("fastclock.fo\no", "1");

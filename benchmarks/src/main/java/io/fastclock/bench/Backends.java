@@ -1,6 +1,6 @@
 package io.fastclock.bench;
 
-import io.fastclock.agent.TscClockStarter;
+import io.fastclock.probe.TscClockStarter;
 import io.fastclock.measure.TscChecks;
 import io.fastclock.nativelib.JnaLoader;
 import io.fastclock.nativelib.NativeLibraryExtractor;

@@ -85,7 +85,7 @@ class JnaFallbackIT {
     void whenTheJniLibraryLoadsJnaIsNotTouched(Jdk jdk) throws Exception {
         ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on").jvmArg("-verbose:class").main(HelloApp.class).run();
         assertEquals(0, r.exitCode, r.toString());
-        assertTrue(r.stdout.contains("io.fastclock.agent.MachineProbe"), "no class loading logged\n" + r);
+        assertTrue(r.stdout.contains("io.fastclock.probe.MachineProbe"), "no class loading logged\n" + r);
         assertFalse(r.stdout.contains("JnaLoader") || r.stdout.contains("com.sun.jna"), r.toString());
     }
 

@@ -1,8 +1,6 @@
-package io.fastclock.agent;
+package io.fastclock.probe;
 
 import io.fastclock.config.Settings;
-import io.fastclock.probe.MachineFacts;
-import io.fastclock.probe.MachineReader;
 import java.util.ArrayList;
 
 /**
@@ -14,17 +12,21 @@ import java.util.ArrayList;
  * call overhead, so the time is an upper bound of what compiled code pays. Anything else (a
  * setting named, a slow or unknown clocksource, a time over the threshold) takes the full probe.
  */
-final class FastSystemClocksCheck {
+public final class FastSystemClocksCheck {
     static final int BATCHES = 5;
     static final int CALLS_PER_BATCH = 200;
     private static long sink;
 
     private FastSystemClocksCheck() {}
 
-    /** @return the agent's inactive line, or null when the full probe must decide */
-    static String inactiveLine(Settings settings) {
-        if (settings.mode() != Settings.Mode.AUTO || settings.millis() != Settings.Millis.AUTO
-                || settings.nanos() != Settings.Nanos.AUTO || settings.library() != null) {
+    /**
+     * The decision's own rule ({@link ActivationRules#fastHere}) on the upper bounds timed here.
+     *
+     * @return the agent's inactive line, or null when the full probe must decide
+     */
+    public static String inactiveLine(Settings settings) {
+        // A library named is to be loaded and reported on: the full probe does that.
+        if (!ActivationRules.everythingAuto(settings) || settings.library() != null) {
             return null;
         }
         String clocksource = new MachineReader(settings.sysfsRoot(), settings.procfsRoot())
@@ -35,12 +37,11 @@ final class FastSystemClocksCheck {
         long threshold = settings.thresholdNs();
         double millisNs = upperBoundNanosPerCall(true, threshold);
         double nanosNs = upperBoundNanosPerCall(false, threshold);
-        if (millisNs > settings.thresholdNs() || nanosNs > settings.thresholdNs()) {
+        if (!ActivationRules.fastHere(settings, false, millisNs, nanosNs)) {
             return null;
         }
-        return "fastclock: inactive: system clocks are fast here (clocksource " + clocksource + "; currentTimeMillis "
-                + Math.round(millisNs) + " ns, nanoTime " + Math.round(nanosNs) + " ns at most (timed before "
-                + "compilation); threshold " + settings.thresholdNs() + " ns)";
+        return ActivationRules.fastHereLine(clocksource, Math.round(millisNs) + " ns",
+                Math.round(nanosNs) + " ns at most (timed before compilation)", threshold);
     }
 
     /**

@@ -1,13 +1,10 @@
-package io.fastclock.agent;
+package io.fastclock.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.config.Settings;
-import io.fastclock.probe.Backend;
-import io.fastclock.probe.Choice;
-import io.fastclock.probe.Decision;
 import io.fastclock.rewrite.ClockReplacements.Served;
 import io.fastclock.rewrite.JdkScope;
 import java.util.Collections;

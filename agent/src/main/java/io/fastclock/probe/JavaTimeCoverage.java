@@ -1,8 +1,6 @@
-package io.fastclock.agent;
+package io.fastclock.probe;
 
 import io.fastclock.config.Settings;
-import io.fastclock.probe.Backend;
-import io.fastclock.probe.Decision;
 import io.fastclock.rewrite.ClockReplacements;
 import io.fastclock.rewrite.ClockReplacements.Grain;
 import io.fastclock.rewrite.ClockReplacements.Served;
@@ -109,7 +107,7 @@ public final class JavaTimeCoverage {
      * @param used the scope in force (the agent narrows it to none where java.base cannot read the runtime)
      * @param changed what was changed (the start line's counts), said after the JDK classes served; "" for none
      */
-    String account(JdkScope used, String changed) {
+    public String account(JdkScope used, String changed) {
         String jdk = "jdk=" + used.settingName();
         String text;
         if (used == JdkScope.NONE) {

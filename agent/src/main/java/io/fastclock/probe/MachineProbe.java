@@ -1,4 +1,4 @@
-package io.fastclock.agent;
+package io.fastclock.probe;
 
 import io.fastclock.config.Settings;
 import io.fastclock.measure.CompiledCostMeter;
@@ -11,14 +11,6 @@ import io.fastclock.nativelib.ExtractionRoot;
 import io.fastclock.nativelib.JnaLoader;
 import io.fastclock.nativelib.NativeLibraryExtractor;
 import io.fastclock.nativelib.NativeLibraryLoader;
-import io.fastclock.probe.Backend;
-import io.fastclock.probe.Decision;
-import io.fastclock.probe.DecisionMaker;
-import io.fastclock.probe.MachineFacts;
-import io.fastclock.probe.MachineReader;
-import io.fastclock.probe.Measurements;
-import io.fastclock.probe.NativeStatus;
-import io.fastclock.probe.TscHealth;
 import io.fastclock.runtime.LongClock;
 import io.fastclock.clock.NativeClocks;
 import java.time.Instant;
@@ -302,14 +294,19 @@ public final class MachineProbe {
             return Measurements.UNKNOWN_LAG;
         }
         long durationNs = coarseLagDurationNs(resolutionNs);
-        List<MillisLagMeter.Result> r = MillisLagMeter.measure(Collections.singletonMap("coarse", coarseMillis),
+        List<MillisLagMeter.Result> r = MillisLagMeter.measure(Collections.singletonMap(BackendNames.COARSE, coarseMillis),
                 referenceNs, System::nanoTime, durationNs);
         return r.get(0).reads > 0 ? r.get(0).worstBehindNs : Measurements.UNKNOWN_LAG;
     }
 
-    /** Whether either system clock is slow enough that auto would want a replacement. */
+    /**
+     * Whether either system clock is slow enough that auto would want a replacement (the decision's
+     * rule), or the system clocks were not timed, so that it cannot be ruled out.
+     */
     private static boolean slow(Settings settings, MachineFacts facts, Measurements m) {
-        return facts.clocksourceKnownSlow() || m.realtimeNs() > settings.thresholdNs() || m.monotonicNs() > settings.thresholdNs()
+        boolean knownSlow = facts.clocksourceKnownSlow();
+        return ActivationRules.slow(knownSlow, m.realtimeNs(), settings.thresholdNs())
+                || ActivationRules.slow(knownSlow, m.monotonicNs(), settings.thresholdNs())
                 || Double.isNaN(m.realtimeNs());
     }
 

@@ -1,4 +1,4 @@
-package io.fastclock.agent;
+package io.fastclock.probe;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package io.fastclock.agent;
+package io.fastclock.probe;
 
 import io.fastclock.measure.TscChecks;
 import io.fastclock.clock.RuntimeLog;

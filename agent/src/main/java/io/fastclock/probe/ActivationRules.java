@@ -1,0 +1,57 @@
+package io.fastclock.probe;
+
+import io.fastclock.config.OneLine;
+import io.fastclock.config.Settings;
+
+/**
+ * The rules of activation.off and activation.auto (docs/CONTRACT.md) that are asked before anything is
+ * measured as well as in the decision, each written once: {@link DecisionMaker} decides with them,
+ * and the agent's two shortcuts ask them before the probe runs (FastclockAgent on {@code mode=off},
+ * {@link FastSystemClocksCheck} on a machine whose system clocks are fast). Kept small and free of
+ * other classes, as the agent loads it on those cheap paths.
+ */
+public final class ActivationRules {
+    /** The one line {@code mode=off} writes (none with log=quiet), and its verdict. */
+    public static final String OFF_LINE = OneLine.PREFIX + "inactive: mode=off";
+
+    private ActivationRules() {}
+
+    /** activation.off: nothing is installed and nothing rewritten. */
+    public static boolean off(Settings settings) {
+        return settings.mode() == Settings.Mode.OFF;
+    }
+
+    /** Every choice left to auto: only then does "the system clocks are fast" alone make the agent inactive. */
+    public static boolean everythingAuto(Settings settings) {
+        return settings.mode() == Settings.Mode.AUTO && settings.millis() == Settings.Millis.AUTO
+                && settings.nanos() == Settings.Nanos.AUTO;
+    }
+
+    /**
+     * Whether a system clock is slow, so that auto looks for a faster backend: a clocksource known to
+     * be slow, or the clock's cost over the threshold (an unmeasured cost is not over it).
+     */
+    public static boolean slow(boolean clocksourceKnownSlow, double costNs, long thresholdNs) {
+        return clocksourceKnownSlow || costNs > thresholdNs;
+    }
+
+    /**
+     * Whether auto stays off because both system clocks are fast: everything left to auto, and both
+     * costs measured and neither clock slow. An upper bound of a cost (as the shortcut times it,
+     * interpreted) that passes this means the cost itself does.
+     */
+    public static boolean fastHere(Settings settings, boolean clocksourceKnownSlow, double millisNs, double nanosNs) {
+        return everythingAuto(settings) && !Double.isNaN(millisNs) && !Double.isNaN(nanosNs)
+                && !slow(clocksourceKnownSlow, millisNs, settings.thresholdNs())
+                && !slow(clocksourceKnownSlow, nanosNs, settings.thresholdNs());
+    }
+
+    /**
+     * The line of {@link #fastHere}: "fastclock: inactive: system clocks are fast here (clocksource tsc;
+     * currentTimeMillis 24 ns, nanoTime 23 ns; threshold 100 ns)", each cost as the caller states it.
+     */
+    public static String fastHereLine(String clocksource, String millisCost, String nanosCost, long thresholdNs) {
+        return OneLine.PREFIX + "inactive: system clocks are fast here (clocksource " + clocksource + "; currentTimeMillis "
+                + millisCost + ", nanoTime " + nanosCost + "; threshold " + thresholdNs + " ns)";
+    }
+}

@@ -1,0 +1,44 @@
+package io.fastclock.doctor;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The doctor measures and decides as the agent does, through the probe (probe.MachineProbe,
+ * TscClockStarter, JavaTimeCoverage): neither it nor the probe names a class of the agent's start-up
+ * (io.fastclock.agent), which is the premain's and changes the JVM.
+ */
+class DoctorDependenciesTest {
+    @Test
+    void theDoctorAndTheProbeNameNoAgentClass() throws IOException {
+        List<String> found = new ArrayList<>();
+        for (String pkg : new String[] {"doctor", "probe"}) {
+            try (Stream<Path> files = Files.list(classes().resolve(pkg))) {
+                for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".class"))::iterator) {
+                    if (new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1).contains("io/fastclock/agent/")) {
+                        found.add(pkg + "/" + f.getFileName());
+                    }
+                }
+            }
+        }
+        assertTrue(found.isEmpty(), "these name io.fastclock.agent: " + found);
+    }
+
+    private static Path classes() {
+        try {
+            return Paths.get(Doctor.class.getResource("Doctor.class").toURI()).getParent().getParent();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

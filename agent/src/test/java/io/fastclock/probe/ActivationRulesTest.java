@@ -1,0 +1,62 @@
+package io.fastclock.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fastclock.config.Settings;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules the agent asks before the probe (mode=off; a machine whose system clocks are fast) are the
+ * decision's own: where they answer, the decision answers the same.
+ */
+class ActivationRulesTest {
+    private static final String FAST_HERE = "fastclock: inactive: system clocks are fast here (";
+
+    @Test
+    void aSystemClockIsSlowOnAKnownSlowClocksourceOrOverTheThreshold() {
+        assertTrue(ActivationRules.slow(true, 5, 100));
+        assertTrue(ActivationRules.slow(false, 101, 100));
+        assertFalse(ActivationRules.slow(false, 100, 100));
+        assertFalse(ActivationRules.slow(false, Double.NaN, 100), "an unmeasured cost is not over the threshold");
+    }
+
+    @Test
+    void modeOffIsTheDecisionsOffToo() {
+        Settings off = DecisionMakerTest.settings("mode=off,millis=tsc");
+        assertTrue(ActivationRules.off(off));
+        assertFalse(ActivationRules.off(DecisionMakerTest.settings("mode=on")));
+        Decision d = new DecisionMaker().decide(off, Fixtures.read("hpet-healthy-tsc"), DecisionMakerTest.hpet(4_000_000),
+                DecisionMakerTest.JNI, DecisionMakerTest.HEALTHY);
+        assertEquals(ActivationRules.OFF_LINE, d.summary());
+        assertFalse(DecisionMaker.tscChecksWorthRunning(off, Fixtures.read("hpet-healthy-tsc"), DecisionMakerTest.JNI));
+    }
+
+    @Test
+    void whereTheRuleSaysTheClocksAreFastTheDecisionSaysSoAndNowhereElse() {
+        Measurements[] costs = {DecisionMakerTest.fast(4_000_000), DecisionMakerTest.hpet(4_000_000), Measurements.none()};
+        int fast = 0;
+        for (String args : new String[] {"", "mode=on", "mode=off", "millis=coarse", "nanos=tsc", "millis=system",
+                "threshold=20", "threshold=1000000", "library=/nonexistent.so"}) {
+            Settings s = DecisionMakerTest.settings(args);
+            for (String machine : new String[] {"tsc", "hpet-healthy-tsc", "container-no-sys"}) {
+                MachineFacts f = Fixtures.read(machine);
+                for (Measurements m : costs) {
+                    Decision d = new DecisionMaker().decide(s, f, m, DecisionMakerTest.JNI, DecisionMakerTest.HEALTHY);
+                    boolean rule = ActivationRules.fastHere(s, f.clocksourceKnownSlow(), m.realtimeNs(), m.monotonicNs());
+                    String where = args + " on " + machine + ", " + m.realtimeNs() + "/" + m.monotonicNs() + " ns: "
+                            + d.summary();
+                    assertEquals(rule, d.summary().startsWith(FAST_HERE), where);
+                    if (rule) {
+                        fast++;
+                        assertFalse(d.active(), where);
+                        assertEquals(ActivationRules.fastHereLine(f.clocksourceForDisplay(), DecisionMaker.ns(m.realtimeNs()),
+                                DecisionMaker.ns(m.monotonicNs()), s.thresholdNs()), d.summary());
+                    }
+                }
+            }
+        }
+        assertTrue(fast > 0, "no case where the clocks are fast");
+    }
+}
