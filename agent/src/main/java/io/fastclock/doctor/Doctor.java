@@ -5,8 +5,6 @@ import io.fastclock.config.Settings;
 import io.fastclock.config.SettingsException;
 
 import java.io.PrintStream;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * {@code java -jar fastclock.jar [--json]}: what this machine's clocks are, what they cost and what
@@ -25,8 +23,8 @@ public final class Doctor {
     }
 
     public static final Reporter REAL = (settings, json) -> {
-        DoctorReport report = DoctorReport.collect(settings);
-        return json ? Json.write(report.toMap()) : report.toText();
+        DoctorFacts facts = DoctorFacts.collect(settings);
+        return json ? Json.write(DoctorJson.render(facts)) : DoctorText.render(facts);
     };
 
     public static void main(String[] args) {
@@ -69,10 +67,7 @@ public final class Doctor {
             String line = "fastclock doctor: could not complete the report: " + describe(t);
             err.println(line);
             if (json) {
-                Map<String, Object> error = new LinkedHashMap<>();
-                error.put("schema", DoctorReport.SCHEMA);
-                error.put("error", line);
-                out.print(Json.write(error));
+                out.print(Json.write(DoctorJson.error(line)));
             }
             return 0;
         }
