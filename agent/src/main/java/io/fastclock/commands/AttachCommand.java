@@ -6,7 +6,7 @@ import io.fastclock.config.SettingsException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.Properties;
+import java.util.Map;
 
 /**
  * {@code attach PID [key=value,...]}: loads fastclock.jar into a running JVM with those settings,
@@ -76,7 +76,7 @@ final class AttachCommand implements Command {
             }
             try {
                 // Checked here, so that a typo never reaches the target (where it would leave fastclock off).
-                Settings.parse(settingsArg, new Properties());
+                Settings.parse(settingsArg, (Map<String, String>) null);
             } catch (SettingsException e) {
                 throw Exit.usageAlone(e.getMessage().replaceFirst("^fastclock: ", "") + "; nothing was loaded into the JVM " + pid);
             }

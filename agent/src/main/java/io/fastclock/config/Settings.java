@@ -35,7 +35,7 @@ import java.util.Properties;
  * <p>The keys, what each accepts and its default: {@link Key}, the one table of them.
  * Enumerated values are matched ignoring case; keys must be written in lower case.
  *
- * <p>The parser never reads {@link System}; pass the system properties in ({@link #parse(String, Properties)}),
+ * <p>The parser never reads {@link System}; pass the system properties in ({@link #parse(String, Map)}),
  * or use {@link #fromSystem(String)} at the agent's entry point.
  */
 public final class Settings {
@@ -290,17 +290,13 @@ public final class Settings {
     /** Prefix of the environment variables: {@code FASTCLOCK_<KEY>}. */
     public static final String ENV_PREFIX = "FASTCLOCK_";
 
-    private static final String SOURCE_DEFAULT = "default";
     private static final String SOURCE_AGENT = "agent argument";
 
     /** Each key's value, by {@link Key#ordinal()}. */
     private final Object[] values;
-    /** Where each key's value came from, by {@link Key#ordinal()}. */
-    private final String[] sources;
 
-    private Settings(Object[] values, String[] sources) {
+    private Settings(Object[] values) {
         this.values = values;
-        this.sources = sources;
     }
 
     /** All defaults. */
@@ -324,17 +320,6 @@ public final class Settings {
     /** The environment variable that stands for a key: {@code FASTCLOCK_} and the key in upper case, '-' as '_'. */
     public static String environmentName(String key) {
         return ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('-', '_');
-    }
-
-    /** Parses the agent argument (may be null or empty) and the given system properties (may be null). */
-    public static Settings parse(String agentArgs, Properties systemProperties) {
-        Map<String, String> map = new LinkedHashMap<>();
-        if (systemProperties != null) {
-            for (String name : systemProperties.stringPropertyNames()) {
-                map.put(name, systemProperties.getProperty(name));
-            }
-        }
-        return parse(agentArgs, map);
     }
 
     /**
@@ -406,15 +391,13 @@ public final class Settings {
         return b.build();
     }
 
-    /** Each key's value so far, starting from its default, with where it came from. */
+    /** Each key's value so far, starting from its default. */
     private static final class Builder {
         final Object[] values = new Object[Key.values().length];
-        final String[] sources = new String[values.length];
 
         Builder() {
             for (Key k : Key.values()) {
                 values[k.ordinal()] = k.defaultValue;
-                sources[k.ordinal()] = SOURCE_DEFAULT;
             }
         }
 
@@ -425,11 +408,10 @@ public final class Settings {
                         + source + "): known settings are " + String.join(", ", KEYS));
             }
             values[k.ordinal()] = k.parse(value, source);
-            sources[k.ordinal()] = source;
         }
 
         Settings build() {
-            return new Settings(values.clone(), sources.clone());
+            return new Settings(values.clone());
         }
     }
 
@@ -557,58 +539,6 @@ public final class Settings {
     /** TSC re-check period in ms. */
     public long recheckMs() {
         return (Long) value(Key.RECHECK);
-    }
-
-    /**
-     * Where a setting's value came from: {@code "default"}, {@code "agent argument"},
-     * {@code "system property fastclock.<key>"} or {@code "environment variable FASTCLOCK_<KEY>"}.
-     */
-    public String sourceOf(String key) {
-        Key k = Key.named(key);
-        if (k == null) {
-            throw new IllegalArgumentException("unknown setting " + key);
-        }
-        return sources[k.ordinal()];
-    }
-
-    /**
-     * Whether a class is in scope for rewriting under include/exclude. Accepts dotted
-     * ({@code com.acme.Foo}) or internal ({@code com/acme/Foo}) names; prefixes match as written,
-     * so {@code com.acme.} covers the package and its sub-packages, {@code com.acme.Foo} also covers
-     * {@code com.acme.FooBar} and {@code com.acme.Foo$Inner}.
-     */
-    public boolean inScope(String className) {
-        if (className == null) {
-            return false;
-        }
-        String dotted = className.replace('/', '.');
-        List<String> include = include();
-        for (String p : exclude()) {
-            if (dotted.startsWith(p)) {
-                return false;
-            }
-        }
-        if (include.isEmpty()) {
-            return true;
-        }
-        for (String p : include) {
-            if (dotted.startsWith(p)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * The warning printed when nanos=coarse is in force, or null if it is not.
-     *
-     * @param coarseResolutionNs clock_getres of the coarse clock, or -1 if unknown
-     */
-    public String nanosCoarseWarning(long coarseResolutionNs) {
-        if (nanos() != Nanos.COARSE) {
-            return null;
-        }
-        return coarseWarning(coarseResolutionNs);
     }
 
     /** The warning text for a coarse nanoTime, whatever the setting. */
