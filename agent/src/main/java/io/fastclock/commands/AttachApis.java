@@ -1,5 +1,6 @@
 package io.fastclock.commands;
 
+import io.fastclock.config.OneLine;
 import io.fastclock.nativelib.ExtractionRoot;
 import io.fastclock.nativelib.JnaLoader;
 
@@ -41,7 +42,7 @@ final class AttachApis {
             ExtractionRoot root = ExtractionRoot.of(tempRoot());
             loader = JnaLoader.privateLoader(root, parent, PRIVATE_PREFIXES);
             if (root.notice() != null) {
-                System.err.println("fastclock: " + root.notice());
+                System.err.println(OneLine.prefixed(root.notice()));
             }
         } else {
             loader = JnaLoader.loaderWithoutJna(parent, PRIVATE_PREFIXES);

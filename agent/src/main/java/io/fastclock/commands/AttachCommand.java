@@ -7,13 +7,13 @@ import io.fastclock.config.SettingsException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.Properties;
+import java.util.Map;
 
 /**
  * {@code attach PID [key=value,...]}: loads fastclock.jar into a running JVM with those settings,
  * waits for the agent's verdict in the JVM's agent properties and prints it with what was rewritten.
  */
-final class AttachCommand {
+final class AttachCommand implements Command {
     static final long DEFAULT_TIMEOUT_SECONDS = 60;
     static final long POLL_MILLIS = 100;
     static final String JEP_451_NOTE = "note: a JVM of JDK 21 or later prints four WARNING lines on its stderr when an agent is"
@@ -21,15 +21,23 @@ final class AttachCommand {
             + " JVM's notice, not an error, and fastclock works either way. Start the JVM with"
             + " -XX:+EnableDynamicAgentLoading to allow dynamic agents without them.";
 
-    private final PrintStream out;
-    private final PrintStream err;
-
-    AttachCommand(PrintStream out, PrintStream err) {
-        this.out = out;
-        this.err = err;
+    @Override
+    public String name() {
+        return "attach";
     }
 
-    static String help() {
+    @Override
+    public String synopsis() {
+        return "attach PID [key=value,...]";
+    }
+
+    @Override
+    public String summary() {
+        return "load fastclock into a running JVM and print its verdict";
+    }
+
+    @Override
+    public String help() {
         return "usage: java -jar " + Commands.jarPathForHelp() + " attach PID [key=value,...] [--timeout SECONDS]\n"
                 + "  Loads fastclock into the running JVM PID with those settings (the same as -javaagent's, e.g.\n"
                 + "  mode=on,log=debug), waits for its verdict and prints it: active or not and why, the backend of\n"
@@ -43,15 +51,15 @@ final class AttachCommand {
                 + "  verdict says why), 1 it could not be loaded (the message says why), 2 wrong command line.\n";
     }
 
-    int run(String[] args) {
+    @Override
+    public int run(String[] args, PrintStream out, PrintStream err) throws Exit {
         String pidArg = null;
         String settingsArg = null;
         long timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
-            if (arg.equals("--help") || arg.equals("-h")) {
-                out.print(help());
-                return Commands.OK;
+            if (Commands.isHelp(arg)) {
+                throw Exit.help();
             } else if (arg.equals("--timeout") && i + 1 < args.length && Commands.parsePid(args[i + 1]) > 0) {
                 timeoutSeconds = Commands.parsePid(args[++i]);
             } else if (pidArg == null) {
@@ -59,38 +67,26 @@ final class AttachCommand {
             } else if (settingsArg == null && !arg.startsWith("-")) {
                 settingsArg = arg;
             } else {
-                err.println("fastclock attach: unexpected argument '" + OneLine.escape(arg) + "'\n" + help());
-                return Commands.USAGE;
+                throw Exit.unexpected(arg);
             }
         }
-        long pid = Commands.parsePid(pidArg);
-        if (pid < 0) {
-            err.println("fastclock attach: " + (pidArg == null ? "no PID given" : "'" + OneLine.escape(pidArg) + "' is not a process id") + "\n" + help());
-            return Commands.USAGE;
-        }
+        long pid = Commands.pid(pidArg);
         if (settingsArg != null) {
             if (settingsArg.trim().equals("detach")) {
-                err.println("fastclock attach: 'detach' is a command of its own: java -jar " + Commands.jarPathForHelp() + " detach " + pid);
-                return Commands.USAGE;
+                throw Exit.usageAlone("'detach' is a command of its own: java -jar " + Commands.jarPathForHelp() + " detach " + pid);
             }
             try {
                 // Checked here, so that a typo never reaches the target (where it would leave fastclock off).
-                Settings.parse(settingsArg, new Properties());
+                Settings.parse(settingsArg, (Map<String, String>) null);
             } catch (SettingsException e) {
-                err.println("fastclock attach: " + e.getMessage().replaceFirst("^fastclock: ", "") + "; nothing was loaded into the JVM " + pid);
-                return Commands.USAGE;
+                throw Exit.usageAlone(OneLine.withoutPrefix(e.getMessage()) + "; nothing was loaded into the JVM " + pid);
             }
         }
-        Path jar = Commands.ownJar();
-        if (jar == null) {
-            err.println("fastclock attach: run from fastclock.jar (java -jar fastclock.jar attach ...), not from classes");
-            return Commands.FAILED;
-        }
+        Path jar = Commands.ownJarFor(name());
         TargetProcess target = TargetProcess.of(pid);
         String problem = target.problem();
         if (problem != null) {
-            err.println("fastclock attach: " + problem);
-            return Commands.FAILED;
+            throw Exit.failed(problem);
         }
         String id = Long.toString(pid);
         AttachApi api;
@@ -99,8 +95,7 @@ final class AttachCommand {
             api = AttachApis.forThisJvm();
             before = TargetStatus.read(api, pid);
         } catch (IOException | RuntimeException e) {
-            err.println("fastclock attach: cannot attach to the JVM " + pid + ": " + Commands.describe(e));
-            return Commands.FAILED;
+            throw Exit.failed("cannot attach to the JVM " + pid + ": " + Commands.describe(e));
         }
         if (before.loaded()) {
             out.println("fastclock is already in " + before.title() + " (loaded by " + before.get(TargetStatus.STARTED)
@@ -116,15 +111,13 @@ final class AttachCommand {
         try {
             api.loadAgent(id, jar.toFile(), settingsArg == null ? "" : settingsArg);
         } catch (IOException | RuntimeException e) {
-            err.println("fastclock attach: loading the agent into the JVM " + pid + " failed: " + Commands.describe(e));
-            return Commands.FAILED;
+            throw Exit.failed("loading the agent into the JVM " + pid + " failed: " + Commands.describe(e));
         }
         TargetStatus after = waitForVerdict(api, pid, timeoutSeconds);
         long elapsedMs = (System.nanoTime() - started) / 1_000_000L;
         if (after == null || !after.decided()) {
-            err.println("fastclock attach: the agent was loaded into the JVM " + pid + " but gave no verdict within "
+            throw Exit.failed("the agent was loaded into the JVM " + pid + " but gave no verdict within "
                     + timeoutSeconds + " s; see that JVM's stderr, or run: java -jar " + Commands.jarPathForHelp() + " status " + pid);
-            return Commands.FAILED;
         }
         out.println((after.active() ? "fastclock is active in " : "fastclock started but is inactive in ") + after.title()
                 + ", " + elapsedMs + " ms from attach to verdict:");

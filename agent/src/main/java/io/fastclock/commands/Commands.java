@@ -1,23 +1,36 @@
 package io.fastclock.commands;
 
 import io.fastclock.config.OneLine;
-import io.fastclock.doctor.Doctor;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code java -jar fastclock.jar [COMMAND] ...}: without a command, the doctor; with one, attach,
  * status, list or detach. Exit status: 0 done (attach: fastclock is active in the target),
  * 1 failed (the message says why), 2 wrong command line, 3 attached but inactive (it says why).
+ *
+ * <p>Every command, the doctor included, is a {@link Command} in {@link #COMMANDS}; {@link #run(Command,
+ * String[], PrintStream, PrintStream)} runs one and prints how it ended.
  */
 public final class Commands {
     static final int OK = 0;
     static final int FAILED = 1;
     static final int USAGE = 2;
     static final int INACTIVE = 3;
+
+    /** The doctor: what runs without a command, or with an option first. */
+    private static final Command DOCTOR = new DoctorCommand(DoctorCommand.REAL);
+
+    /** Every command, in the order the usage lists them; the first is the doctor. */
+    static final List<Command> COMMANDS = Collections.unmodifiableList(Arrays.asList(
+            DOCTOR, new AttachCommand(), new StatusCommand(), new ListCommand(), new DetachCommand()));
 
     private Commands() {}
 
@@ -29,45 +42,71 @@ public final class Commands {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
-        boolean help = args.length > 0 && (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help"));
+        boolean help = args.length > 0 && (isHelp(args[0]) || args[0].equals("help"));
         if (args.length == 0 || args[0].startsWith("-") && !help) {
             // The doctor's own options (--json), and its own message for one it does not know.
-            return Doctor.run(args, out, err, Doctor.REAL);
+            return run(DOCTOR, args, out, err);
+        }
+        if (help) {
+            out.print(usage());
+            out.print(DOCTOR.help());
+            return OK;
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
-        switch (args[0]) {
-            case "--help":
-            case "-h":
-            case "help":
-                out.print(usage());
-                Doctor.run(new String[] {"--help"}, out, err, Doctor.REAL);
-                return OK;
-            case "doctor":
-                return Doctor.run(rest, out, err, Doctor.REAL);
-            case "attach":
-                return new AttachCommand(out, err).run(rest);
-            case "status":
-                return new StatusCommand(out, err).run(rest);
-            case "list":
-                return new ListCommand(out, err).run(rest);
-            case "detach":
-                return new DetachCommand(out, err).run(rest);
-            default:
-                err.println("fastclock: unknown command '" + OneLine.escape(args[0]) + "' (commands: attach, status, list, detach;"
-                        + " none runs the doctor; --help says more)");
-                return USAGE;
+        for (Command command : COMMANDS) {
+            if (command.name().equals(args[0])) {
+                return run(command, rest, out, err);
+            }
         }
+        List<String> names = new ArrayList<>();
+        for (Command command : COMMANDS) {
+            if (command != DOCTOR) {
+                names.add(command.name());
+            }
+        }
+        err.println(OneLine.PREFIX + "unknown command '" + OneLine.escape(args[0]) + "' (commands: " + String.join(", ", names)
+                + "; none runs the doctor; --help says more)");
+        return USAGE;
+    }
+
+    /**
+     * Runs one command: the one place where how it ended becomes output and an exit status. Help
+     * goes to stdout; a wrong command line and a failure go to stderr after {@code fastclock NAME: },
+     * a wrong command line followed by the command's help.
+     */
+    static int run(Command command, String[] args, PrintStream out, PrintStream err) {
+        try {
+            return command.run(args, out, err);
+        } catch (Exit exit) {
+            if (exit.isHelp()) {
+                out.print(command.help());
+                return exit.status;
+            }
+            err.println("fastclock " + command.name() + ": " + exit.getMessage());
+            if (exit.withHelp) {
+                err.println(command.help());
+            }
+            if (exit.detail != null) {
+                err.print(exit.detail);
+            }
+            return exit.status;
+        }
+    }
+
+    /** The option every command takes for its help. */
+    static boolean isHelp(String arg) {
+        return arg.equals("--help") || arg.equals("-h");
     }
 
     static String usage() {
         String jar = jarPathForHelp();
-        return "usage: java -jar " + jar + " [--json]                       the doctor: this machine's clocks and what fastclock would do\n"
-                + "       java -jar " + jar + " attach PID [key=value,...]     load fastclock into a running JVM and print its verdict\n"
-                + "       java -jar " + jar + " status PID [--json]            fastclock's state in a running JVM\n"
-                + "       java -jar " + jar + " list [--json]                  the JVMs you may attach to, with fastclock's state in each\n"
-                + "       java -jar " + jar + " detach PID                     restore the original code in a JVM fastclock was attached to\n"
-                + "Each command takes --help. Exit status: 0 done, 1 failed (it says why), 2 wrong command line,\n"
-                + "3 (attach) fastclock loaded but inactive (it says why).\n";
+        StringBuilder usage = new StringBuilder();
+        for (Command command : COMMANDS) {
+            usage.append(usage.length() == 0 ? "usage: java -jar " : "       java -jar ").append(jar).append(' ')
+                    .append(String.format(Locale.ROOT, "%-30s ", command.synopsis())).append(command.summary()).append('\n');
+        }
+        return usage.append("Each command takes --help. Exit status: 0 done, 1 failed (it says why), 2 wrong command line,\n"
+                + "3 (attach) fastclock loaded but inactive (it says why).\n").toString();
     }
 
     /** The jar's path as the user would type it (for help and error messages). */
@@ -84,6 +123,24 @@ public final class Commands {
         } catch (Exception e) {
             return null;
         }
+    }
+
+    /** The PID a command was given: a wrong or missing one is a wrong command line. */
+    static long pid(String pidArg) throws Exit {
+        long pid = parsePid(pidArg);
+        if (pid < 0) {
+            throw Exit.usage(pidArg == null ? "no PID given" : "'" + OneLine.escape(pidArg) + "' is not a process id");
+        }
+        return pid;
+    }
+
+    /** fastclock.jar, which a command that loads it into another JVM needs. */
+    static Path ownJarFor(String command) throws Exit {
+        Path jar = ownJar();
+        if (jar == null) {
+            throw Exit.failed("run from fastclock.jar (java -jar fastclock.jar " + command + " ...), not from classes");
+        }
+        return jar;
     }
 
     /** "1234" to 1234, or -1 for anything that is not a process id. */

@@ -1,6 +1,5 @@
 package io.fastclock.commands;
 
-import io.fastclock.config.OneLine;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -9,19 +8,27 @@ import java.nio.file.Path;
  * {@code detach PID}: asks the fastclock in a running JVM to restore the original code of every
  * class it changed (agent.Detacher), then prints what it says.
  */
-final class DetachCommand {
+final class DetachCommand implements Command {
     static final long TIMEOUT_SECONDS = 60;
     static final String DETACH_ARGUMENT = "detach";
 
-    private final PrintStream out;
-    private final PrintStream err;
-
-    DetachCommand(PrintStream out, PrintStream err) {
-        this.out = out;
-        this.err = err;
+    @Override
+    public String name() {
+        return "detach";
     }
 
-    static String help() {
+    @Override
+    public String synopsis() {
+        return "detach PID";
+    }
+
+    @Override
+    public String summary() {
+        return "restore the original code in a JVM fastclock was attached to";
+    }
+
+    @Override
+    public String help() {
         return "usage: java -jar " + Commands.jarPathForHelp() + " detach PID\n"
                 + "  Restores the original code of every class fastclock changed in the JVM PID (loaded with -javaagent\n"
                 + "  or attach), JDK classes included, and leaves the application on the system clocks. Before the\n"
@@ -31,41 +38,30 @@ final class DetachCommand {
                 + "  loaded but inactive; it cannot be attached again in that JVM. Exit status 0 when restored.\n";
     }
 
-    int run(String[] args) {
+    @Override
+    public int run(String[] args, PrintStream out, PrintStream err) throws Exit {
         String pidArg = null;
         for (String arg : args) {
-            if (arg.equals("--help") || arg.equals("-h")) {
-                out.print(help());
-                return Commands.OK;
+            if (Commands.isHelp(arg)) {
+                throw Exit.help();
             } else if (pidArg == null) {
                 pidArg = arg;
             } else {
-                err.println("fastclock detach: unexpected argument '" + OneLine.escape(arg) + "'\n" + help());
-                return Commands.USAGE;
+                throw Exit.unexpected(arg);
             }
         }
-        long pid = Commands.parsePid(pidArg);
-        if (pid < 0) {
-            err.println("fastclock detach: " + (pidArg == null ? "no PID given" : "'" + OneLine.escape(pidArg) + "' is not a process id") + "\n" + help());
-            return Commands.USAGE;
-        }
-        Path jar = Commands.ownJar();
-        if (jar == null) {
-            err.println("fastclock detach: run from fastclock.jar (java -jar fastclock.jar detach ...), not from classes");
-            return Commands.FAILED;
-        }
+        long pid = Commands.pid(pidArg);
+        Path jar = Commands.ownJarFor(name());
         String problem = TargetProcess.of(pid).problem();
         if (problem != null) {
-            err.println("fastclock detach: " + problem);
-            return Commands.FAILED;
+            throw Exit.failed(problem);
         }
         String id = Long.toString(pid);
         try {
             AttachApi api = AttachApis.forThisJvm();
             TargetStatus before = TargetStatus.read(api, pid);
             if (!before.loaded()) {
-                err.println("fastclock detach: fastclock is not loaded in " + before.title() + "; nothing to restore");
-                return Commands.FAILED;
+                throw Exit.failed("fastclock is not loaded in " + before.title() + "; nothing to restore");
             }
             if (!before.active()) {
                 out.println("fastclock is inactive in " + before.title() + " and changed no code; nothing to restore:");
@@ -85,12 +81,10 @@ final class DetachCommand {
                 }
                 Thread.sleep(100);
             }
-            err.println("fastclock detach: the JVM " + pid + " did not report the detach within " + TIMEOUT_SECONDS + " s; its state:");
-            err.print(after.text());
-            return Commands.FAILED;
+            throw Exit.failed("the JVM " + pid + " did not report the detach within " + TIMEOUT_SECONDS + " s; its state:",
+                    after.text());
         } catch (IOException | RuntimeException e) {
-            err.println("fastclock detach: " + Commands.describe(e));
-            return Commands.FAILED;
+            throw Exit.failed(Commands.describe(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Commands.FAILED;

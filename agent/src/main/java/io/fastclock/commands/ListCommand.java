@@ -1,6 +1,5 @@
 package io.fastclock.commands;
 
-import io.fastclock.config.OneLine;
 import io.fastclock.doctor.Json;
 
 import java.io.IOException;
@@ -15,16 +14,24 @@ import java.util.Map;
  * {@code list [--json]}: the JVMs on this machine that this user may attach to, with fastclock's
  * state in each (read from each JVM's system properties through the attach mechanism).
  */
-final class ListCommand {
-    private final PrintStream out;
-    private final PrintStream err;
-
-    ListCommand(PrintStream out, PrintStream err) {
-        this.out = out;
-        this.err = err;
+final class ListCommand implements Command {
+    @Override
+    public String name() {
+        return "list";
     }
 
-    static String help() {
+    @Override
+    public String synopsis() {
+        return "list [--json]";
+    }
+
+    @Override
+    public String summary() {
+        return "the JVMs you may attach to, with fastclock's state in each";
+    }
+
+    @Override
+    public String help() {
         return "usage: java -jar " + Commands.jarPathForHelp() + " list [--json]\n"
                 + "  The JVMs on this machine that you may attach to (those running as your user), with fastclock's\n"
                 + "  state in each: not loaded, active (backends, classes rewritten) or inactive (why). Each JVM is\n"
@@ -33,17 +40,16 @@ final class ListCommand {
                 + "  shown without state.\n";
     }
 
-    int run(String[] args) {
+    @Override
+    public int run(String[] args, PrintStream out, PrintStream err) throws Exit {
         boolean json = false;
         for (String arg : args) {
-            if (arg.equals("--help") || arg.equals("-h")) {
-                out.print(help());
-                return Commands.OK;
+            if (Commands.isHelp(arg)) {
+                throw Exit.help();
             } else if (arg.equals("--json")) {
                 json = true;
             } else {
-                err.println("fastclock list: unexpected argument '" + OneLine.escape(arg) + "'\n" + help());
-                return Commands.USAGE;
+                throw Exit.unexpected(arg);
             }
         }
         int myUid = TargetProcess.uid(Paths.get("/proc/self"));

@@ -7,7 +7,6 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,29 +34,10 @@ import java.util.Properties;
  * line is one JVM's). Every value is validated, including one that a higher-precedence source
  * overrides, so a mistake never hides.
  *
- * <p>Accepted keys and values (defaults marked *):
- * <ul>
- *   <li>{@code mode}: auto* | on | off</li>
- *   <li>{@code millis}: auto* | coarse | tsc | jna-coarse | system</li>
- *   <li>{@code nanos}: auto* | tsc | system | coarse (coarse only when named; it ticks once per kernel tick)</li>
- *   <li>{@code include}, {@code exclude}: lists of dotted package or class-name prefixes, empty*</li>
- *   <li>{@code log}: quiet | info* | debug</li>
- *   <li>{@code threshold}: ns per call above which a system clock counts as slow, 1..1000000, 100*</li>
- *   <li>{@code sysfs}: directory standing in for {@code /sys}, {@code /sys}*</li>
- *   <li>{@code procfs}: directory standing in for {@code /proc}, {@code /proc}*</li>
- *   <li>{@code recheck}: TSC re-check period in ms, 50..60000, 1000*</li>
- *   <li>{@code jdk}: which of the JDK's classes have their clock calls replaced: time* (java.time's
- *       system clock, Date, the calendars) | all (every JDK class that calls the clocks) | none</li>
- *   <li>{@code jmx}: auto* | on | off (MBean io.fastclock:type=FastClock: auto registers it when
- *       the application has a platform MBean server, on creates that server at start-up)</li>
- *   <li>{@code instant}: auto* (java.time's epoch read, behind Instant.now() and every now(), is
- *       served by the TSC clock where it runs, else by the JDK) | coarse (where no TSC clock runs and
- *       currentTimeMillis is on a coarse clock, that clock serves it too, at one kernel tick of
- *       resolution)</li>
- * </ul>
+ * <p>The keys, what each accepts and its default: {@link Key}, the one table of them.
  * Enumerated values are matched ignoring case; keys must be written in lower case.
  *
- * <p>The parser never reads {@link System}; pass the system properties in ({@link #parse(String, Properties)}),
+ * <p>The parser never reads {@link System}; pass the system properties in ({@link #parse(String, Map)}),
  * or use {@link #fromSystem(String)} at the agent's entry point.
  */
 public final class Settings {
@@ -136,9 +116,167 @@ public final class Settings {
         }
     }
 
+    // What each row's value is and how it is read (ints, not an enum: no switch-map class at start-up).
+    private static final int CHOICE = 0;
+    private static final int NUMBER = 1;
+    private static final int PREFIXES = 2;
+    private static final int DIRECTORY = 3;
+    private static final int FILE = 4;
+
+    /**
+     * Every setting: its key, what it accepts and its default, in the order messages list them. Each
+     * is read the same way from each source ({@code key=value} in the agent argument,
+     * {@code -Dfastclock.<key>}, {@code FASTCLOCK_<KEY>}). A row has no class of its own (the table is
+     * read in premain, where each class loaded costs), so its value is parsed by {@link #parse}.
+     */
+    enum Key {
+        /** Whether the agent may rewrite anything: auto (default) | on | off. */
+        MODE("mode", Mode.values(), Mode.AUTO),
+        /** The backend for currentTimeMillis: auto (default) | coarse | tsc | jna-coarse | system. */
+        MILLIS("millis", Millis.values(), Millis.AUTO),
+        /**
+         * The backend for nanoTime: auto (default) | tsc | system | coarse (coarse only when named; it
+         * ticks once per kernel tick).
+         */
+        NANOS("nanos", Nanos.values(), Nanos.AUTO),
+        /** Dotted package or class-name prefixes of the classes to rewrite, ':'-separated; empty (default): all. */
+        INCLUDE("include", PREFIXES, PREFIXES_ACCEPTED, Collections.emptyList()),
+        /** Dotted prefixes of the classes never to rewrite, ':'-separated (exclusion wins); empty by default. */
+        EXCLUDE("exclude", PREFIXES, PREFIXES_ACCEPTED, Collections.emptyList()),
+        /** How much the agent says on stderr: quiet | info (default) | debug. */
+        LOG("log", Log.values(), Log.INFO),
+        /** ns per call above which a system clock counts as slow: 1..1000000, 100 by default. */
+        THRESHOLD("threshold", 1, 1_000_000, "nanoseconds", 100),
+        /** A directory standing in for /sys (default /sys). */
+        SYSFS("sysfs", DIRECTORY, "a directory path standing in for /sys", Paths.get("/sys")),
+        /** A directory standing in for /proc (default /proc). */
+        PROCFS("procfs", DIRECTORY, "a directory path standing in for /proc", Paths.get("/proc")),
+        /** The TSC re-check period in ms: 50..60000, 1000 by default. */
+        RECHECK("recheck", 50, 60_000, "milliseconds", 1000),
+        /** A libfastclock.so to load instead of the bundled one (none by default). */
+        LIBRARY("library", FILE, "the path of a libfastclock.so to load instead of the bundled one", null),
+        /**
+         * Which of the JDK's classes have their clock calls replaced: time (default: java.time's system
+         * clock, Date, the calendars) | all (every JDK class that calls the clocks) | none.
+         */
+        JDK("jdk", JdkScope.values(), JdkScope.TIME),
+        /**
+         * MBean io.fastclock:type=FastClock: auto (default: registered when the application has a
+         * platform MBean server) | on (that server is created at start-up) | off.
+         */
+        JMX("jmx", Jmx.values(), Jmx.AUTO),
+        /**
+         * Who serves java.time's epoch read (behind Instant.now() and every now()): auto (default: the
+         * TSC clock where it runs, else the JDK) | coarse (also, where no TSC clock runs and
+         * currentTimeMillis is on a coarse clock, that clock, at one kernel tick of resolution).
+         */
+        INSTANT("instant", InstantClock.values(), InstantClock.AUTO);
+
+        final String key;
+        private final int kind;
+        private final Enum<?>[] choices;
+        private final long min;
+        private final long max;
+        /** What the message of a bad value says is accepted, after "accepted values are ". */
+        private final String accepted;
+        final Object defaultValue;
+
+        Key(String key, Enum<?>[] choices, Enum<?> defaultValue) {
+            this(key, CHOICE, choices, 0, 0, "", defaultValue);
+        }
+
+        Key(String key, long min, long max, String unit, long defaultValue) {
+            this(key, NUMBER, null, min, max, "a whole number of " + unit + " from " + min + " to " + max, defaultValue);
+        }
+
+        Key(String key, int kind, String accepted, Object defaultValue) {
+            this(key, kind, null, 0, 0, accepted, defaultValue);
+        }
+
+        Key(String key, int kind, Enum<?>[] choices, long min, long max, String accepted, Object defaultValue) {
+            this.key = key;
+            this.kind = kind;
+            this.choices = choices;
+            this.min = min;
+            this.max = max;
+            this.accepted = kind == CHOICE ? choiceNames(choices) : accepted;
+            this.defaultValue = defaultValue;
+        }
+
+        private static String choiceNames(Enum<?>[] choices) {
+            StringBuilder names = new StringBuilder();
+            for (Enum<?> e : choices) {
+                names.append(names.length() == 0 ? "" : ", ").append(settingName(e));
+            }
+            return names.toString();
+        }
+
+        /** The name a value is written with: jna-coarse, else the constant's name in lower case. */
+        static String settingName(Enum<?> e) {
+            if (e instanceof Millis) {
+                return ((Millis) e).settingName();
+            }
+            if (e instanceof Nanos) {
+                return ((Nanos) e).settingName();
+            }
+            return e.name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The value a setting of this key stands for; a bad one names the key, the value, the source and what is accepted. */
+        Object parse(String value, String source) {
+            if (kind == CHOICE) {
+                for (Enum<?> e : choices) {
+                    if (settingName(e).equalsIgnoreCase(value)) {
+                        return e;
+                    }
+                }
+            } else if (kind == NUMBER) {
+                if (!value.isEmpty() && value.length() <= 18 && allDigits(value)) {
+                    long n = Long.parseLong(value);
+                    if (n >= min && n <= max) {
+                        return n;
+                    }
+                }
+            } else if (kind == PREFIXES) {
+                return prefixList(this, value, source);
+            } else if (!value.isEmpty() && value.indexOf('\0') < 0) {
+                try {
+                    return kind == FILE ? Paths.get(value).toAbsolutePath() : Paths.get(value);
+                } catch (InvalidPathException e) {
+                    // as any other bad value
+                }
+            }
+            throw bad(value, source, accepted);
+        }
+
+        SettingsException bad(String value, String source, String accepted) {
+            return new SettingsException(OneLine.PREFIX + "bad setting " + OneLine.escape(key) + "=" + printable(value) + " ("
+                    + source + "): accepted values are " + accepted);
+        }
+
+        static Key named(String key) {
+            for (Key k : values()) {
+                if (k.key.equals(key)) {
+                    return k;
+                }
+            }
+            return null;
+        }
+    }
+
+    private static final String PREFIXES_ACCEPTED =
+            "dotted package or class-name prefixes (Java identifier characters and dots) separated by ':'";
+
     /** The known keys, in the order they are listed in messages. */
-    public static final List<String> KEYS = Collections.unmodifiableList(Arrays.asList(
-            "mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk", "jmx", "instant"));
+    public static final List<String> KEYS = keys();
+
+    private static List<String> keys() {
+        List<String> keys = new ArrayList<>();
+        for (Key k : Key.values()) {
+            keys.add(k.key);
+        }
+        return Collections.unmodifiableList(keys);
+    }
 
     /**
      * The agent's published state ({@link PublishedState}) that shares the fastclock. prefix and is not a
@@ -156,47 +294,13 @@ public final class Settings {
     /** Prefix of the environment variables: {@code FASTCLOCK_<KEY>}. */
     public static final String ENV_PREFIX = "FASTCLOCK_";
 
-    public static final long DEFAULT_THRESHOLD_NS = 100;
-    public static final long MAX_THRESHOLD_NS = 1_000_000;
-    public static final long DEFAULT_RECHECK_MS = 1000;
-    public static final long MIN_RECHECK_MS = 50;
-    public static final long MAX_RECHECK_MS = 60_000;
-
-    private static final String SOURCE_DEFAULT = "default";
     private static final String SOURCE_AGENT = "agent argument";
 
-    private final Mode mode;
-    private final Millis millis;
-    private final Nanos nanos;
-    private final List<String> include;
-    private final List<String> exclude;
-    private final Log log;
-    private final long thresholdNs;
-    private final Path sysfsRoot;
-    private final Path procfsRoot;
-    private final long recheckMs;
-    private final Path library;
-    private final JdkScope jdk;
-    private final Jmx jmx;
-    private final InstantClock instant;
-    private final Map<String, String> sources;
+    /** Each key's value, by {@link Key#ordinal()}. */
+    private final Object[] values;
 
-    private Settings(Builder b) {
-        this.mode = b.mode;
-        this.millis = b.millis;
-        this.nanos = b.nanos;
-        this.include = Collections.unmodifiableList(new ArrayList<>(b.include));
-        this.exclude = Collections.unmodifiableList(new ArrayList<>(b.exclude));
-        this.log = b.log;
-        this.thresholdNs = b.thresholdNs;
-        this.sysfsRoot = b.sysfsRoot;
-        this.procfsRoot = b.procfsRoot;
-        this.recheckMs = b.recheckMs;
-        this.library = b.library;
-        this.jdk = b.jdk;
-        this.jmx = b.jmx;
-        this.instant = b.instant;
-        this.sources = Collections.unmodifiableMap(new LinkedHashMap<>(b.sources));
+    private Settings(Object[] values) {
+        this.values = values;
     }
 
     /** All defaults. */
@@ -222,17 +326,6 @@ public final class Settings {
         return ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('-', '_');
     }
 
-    /** Parses the agent argument (may be null or empty) and the given system properties (may be null). */
-    public static Settings parse(String agentArgs, Properties systemProperties) {
-        Map<String, String> map = new LinkedHashMap<>();
-        if (systemProperties != null) {
-            for (String name : systemProperties.stringPropertyNames()) {
-                map.put(name, systemProperties.getProperty(name));
-            }
-        }
-        return parse(agentArgs, map);
-    }
-
     /**
      * Parses the agent argument (may be null or empty) and system properties given as a map
      * (may be null; entries whose name does not start with {@code fastclock.} are ignored).
@@ -254,11 +347,11 @@ public final class Settings {
         Builder b = new Builder();
         // Lowest precedence first: the environment, then system properties, then the agent argument.
         if (environment != null) {
-            for (String key : KEYS) {
-                String name = environmentName(key);
+            for (Key key : Key.values()) {
+                String name = environmentName(key.key);
                 String value = environment.get(name);
                 if (value != null && !value.trim().isEmpty()) {
-                    b.apply(key, value.trim(), "environment variable " + OneLine.escape(name));
+                    b.apply(key.key, value.trim(), "environment variable " + OneLine.escape(name));
                 }
             }
         }
@@ -302,107 +395,28 @@ public final class Settings {
         return b.build();
     }
 
+    /** Each key's value so far, starting from its default. */
     private static final class Builder {
-        Mode mode = Mode.AUTO;
-        Millis millis = Millis.AUTO;
-        Nanos nanos = Nanos.AUTO;
-        List<String> include = Collections.emptyList();
-        List<String> exclude = Collections.emptyList();
-        Log log = Log.INFO;
-        long thresholdNs = DEFAULT_THRESHOLD_NS;
-        Path sysfsRoot = Paths.get("/sys");
-        Path procfsRoot = Paths.get("/proc");
-        long recheckMs = DEFAULT_RECHECK_MS;
-        Path library;
-        JdkScope jdk = JdkScope.TIME;
-        Jmx jmx = Jmx.AUTO;
-        InstantClock instant = InstantClock.AUTO;
-        final Map<String, String> sources = new LinkedHashMap<>();
+        final Object[] values = new Object[Key.values().length];
 
         Builder() {
-            for (String k : KEYS) {
-                sources.put(k, SOURCE_DEFAULT);
+            for (Key k : Key.values()) {
+                values[k.ordinal()] = k.defaultValue;
             }
         }
 
         void apply(String key, String value, String source) {
-            switch (key) {
-                case "mode":
-                    mode = enumValue(Mode.values(), key, value, source);
-                    break;
-                case "millis":
-                    millis = enumValue(Millis.values(), key, value, source);
-                    break;
-                case "nanos":
-                    nanos = enumValue(Nanos.values(), key, value, source);
-                    break;
-                case "log":
-                    log = enumValue(Log.values(), key, value, source);
-                    break;
-                case "include":
-                    include = prefixList(key, value, source);
-                    break;
-                case "exclude":
-                    exclude = prefixList(key, value, source);
-                    break;
-                case "threshold":
-                    thresholdNs = number(key, value, source, 1, MAX_THRESHOLD_NS,
-                            "a whole number of nanoseconds from 1 to " + MAX_THRESHOLD_NS);
-                    break;
-                case "recheck":
-                    recheckMs = number(key, value, source, MIN_RECHECK_MS, MAX_RECHECK_MS,
-                            "a whole number of milliseconds from " + MIN_RECHECK_MS + " to " + MAX_RECHECK_MS);
-                    break;
-                case "sysfs":
-                    sysfsRoot = directory(key, value, source, "/sys");
-                    break;
-                case "procfs":
-                    procfsRoot = directory(key, value, source, "/proc");
-                    break;
-                case "library":
-                    library = file(key, value, source);
-                    break;
-                case "jdk":
-                    jdk = enumValue(JdkScope.values(), key, value, source);
-                    break;
-                case "jmx":
-                    jmx = enumValue(Jmx.values(), key, value, source);
-                    break;
-                case "instant":
-                    instant = enumValue(InstantClock.values(), key, value, source);
-                    break;
-                default:
-                    throw new SettingsException(OneLine.PREFIX + "unknown setting '" + printable(key) + "' ("
-                            + source + "): known settings are " + String.join(", ", KEYS));
+            Key k = Key.named(key);
+            if (k == null) {
+                throw new SettingsException(OneLine.PREFIX + "unknown setting '" + printable(key) + "' ("
+                        + source + "): known settings are " + String.join(", ", KEYS));
             }
-            sources.put(key, source);
+            values[k.ordinal()] = k.parse(value, source);
         }
 
         Settings build() {
-            return new Settings(this);
+            return new Settings(values.clone());
         }
-    }
-
-    private static <E extends Enum<E>> E enumValue(E[] values, String key, String value, String source) {
-        List<String> accepted = new ArrayList<>();
-        for (E e : values) {
-            String name = settingName(e);
-            accepted.add(name);
-            if (name.equalsIgnoreCase(value)) {
-                return e;
-            }
-        }
-        throw bad(key, value, source, "accepted values are " + String.join(", ", accepted));
-    }
-
-    private static String settingName(Enum<?> e) {
-        if (e instanceof Millis) {
-            return ((Millis) e).settingName();
-        }
-        if (e instanceof Nanos) {
-            return ((Nanos) e).settingName();
-        }
-        return e.name().toLowerCase(Locale.ROOT);
     }
 
     /** A loop, not a stream with a lambda: this runs in premain, where the first lambda costs ms. */
@@ -416,45 +430,10 @@ public final class Settings {
         return true;
     }
 
-    private static long number(String key, String value, String source, long min, long max, String accepted) {
-        if (value.isEmpty() || value.length() > 18 || !allDigits(value)) {
-            throw bad(key, value, source, "accepted values are " + accepted);
-        }
-        long n = Long.parseLong(value);
-        if (n < min || n > max) {
-            throw bad(key, value, source, "accepted values are " + accepted);
-        }
-        return n;
-    }
-
-    private static Path file(String key, String value, String source) {
-        String accepted = "accepted values are the path of a libfastclock.so to load instead of the bundled one";
-        if (value.isEmpty() || value.indexOf('\0') >= 0) {
-            throw bad(key, value, source, accepted);
-        }
-        try {
-            return Paths.get(value).toAbsolutePath();
-        } catch (InvalidPathException e) {
-            throw bad(key, value, source, accepted);
-        }
-    }
-
-    private static Path directory(String key, String value, String source, String standsFor) {
-        String accepted = "accepted values are a directory path standing in for " + standsFor;
-        if (value.isEmpty() || value.indexOf('\0') >= 0) {
-            throw bad(key, value, source, accepted);
-        }
-        try {
-            return Paths.get(value);
-        } catch (InvalidPathException e) {
-            throw bad(key, value, source, accepted);
-        }
-    }
-
-    private static List<String> prefixList(String key, String value, String source) {
+    private static List<String> prefixList(Key key, String value, String source) {
         List<String> out = new ArrayList<>();
         if (value.isEmpty()) {
-            return out;
+            return Collections.unmodifiableList(out);
         }
         for (String item : value.split(":", -1)) {
             String p = item.trim();
@@ -462,12 +441,11 @@ public final class Settings {
                 continue;
             }
             if (!validPrefix(p)) {
-                throw bad(key, value, source, "accepted values are dotted package or class-name prefixes"
-                        + " (Java identifier characters and dots) separated by ':'; '" + printable(p) + "' is not one");
+                throw key.bad(value, source, PREFIXES_ACCEPTED + "; '" + printable(p) + "' is not one");
             }
             out.add(p);
         }
-        return out;
+        return Collections.unmodifiableList(out);
     }
 
     private static boolean validPrefix(String p) {
@@ -487,11 +465,6 @@ public final class Settings {
         return true;
     }
 
-    private static SettingsException bad(String key, String value, String source, String accepted) {
-        return new SettingsException(OneLine.PREFIX + "bad setting " + OneLine.escape(key) + "=" + printable(value) + " (" + source
-                + "): " + accepted);
-    }
-
     /** The value as it can be shown on one line: control characters escaped, long values cut. */
     static String printable(String s) {
         StringBuilder sb = new StringBuilder();
@@ -507,120 +480,69 @@ public final class Settings {
     }
 
     public Mode mode() {
-        return mode;
+        return (Mode) value(Key.MODE);
     }
 
     public Millis millis() {
-        return millis;
+        return (Millis) value(Key.MILLIS);
     }
 
     public Nanos nanos() {
-        return nanos;
+        return (Nanos) value(Key.NANOS);
     }
 
     /** Dotted prefixes of the classes to rewrite; empty means every class not excluded. */
     public List<String> include() {
-        return include;
+        return prefixes(Key.INCLUDE);
     }
 
     /** Dotted prefixes of the classes never to rewrite; exclusion wins over inclusion. */
     public List<String> exclude() {
-        return exclude;
+        return prefixes(Key.EXCLUDE);
     }
 
     public Log log() {
-        return log;
+        return (Log) value(Key.LOG);
     }
 
     /** ns per call above which a system clock counts as slow. */
     public long thresholdNs() {
-        return thresholdNs;
+        return (Long) value(Key.THRESHOLD);
     }
 
     /** The directory standing in for {@code /sys}. */
     public Path sysfsRoot() {
-        return sysfsRoot;
+        return (Path) value(Key.SYSFS);
     }
 
     /** The directory standing in for {@code /proc}. */
     public Path procfsRoot() {
-        return procfsRoot;
+        return (Path) value(Key.PROCFS);
     }
 
     /** A native library to load instead of the bundled one, or null. */
     public Path library() {
-        return library;
+        return (Path) value(Key.LIBRARY);
     }
 
     /** Whether and when the MBean io.fastclock:type=FastClock is registered. */
     public Jmx jmx() {
-        return jmx;
+        return (Jmx) value(Key.JMX);
     }
 
     /** Who may serve java.time's epoch read. */
     public InstantClock instant() {
-        return instant;
+        return (InstantClock) value(Key.INSTANT);
     }
 
     /** Which of the JDK's classes have their clock calls replaced. */
     public JdkScope jdk() {
-        return jdk;
+        return (JdkScope) value(Key.JDK);
     }
 
     /** TSC re-check period in ms. */
     public long recheckMs() {
-        return recheckMs;
-    }
-
-    /**
-     * Where a setting's value came from: {@code "default"}, {@code "agent argument"},
-     * {@code "system property fastclock.<key>"} or {@code "environment variable FASTCLOCK_<KEY>"}.
-     */
-    public String sourceOf(String key) {
-        String s = sources.get(key);
-        if (s == null) {
-            throw new IllegalArgumentException("unknown setting " + key);
-        }
-        return s;
-    }
-
-    /**
-     * Whether a class is in scope for rewriting under include/exclude. Accepts dotted
-     * ({@code com.acme.Foo}) or internal ({@code com/acme/Foo}) names; prefixes match as written,
-     * so {@code com.acme.} covers the package and its sub-packages, {@code com.acme.Foo} also covers
-     * {@code com.acme.FooBar} and {@code com.acme.Foo$Inner}.
-     */
-    public boolean inScope(String className) {
-        if (className == null) {
-            return false;
-        }
-        String dotted = className.replace('/', '.');
-        for (String p : exclude) {
-            if (dotted.startsWith(p)) {
-                return false;
-            }
-        }
-        if (include.isEmpty()) {
-            return true;
-        }
-        for (String p : include) {
-            if (dotted.startsWith(p)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * The warning printed when nanos=coarse is in force, or null if it is not.
-     *
-     * @param coarseResolutionNs clock_getres of the coarse clock, or -1 if unknown
-     */
-    public String nanosCoarseWarning(long coarseResolutionNs) {
-        if (nanos != Nanos.COARSE) {
-            return null;
-        }
-        return coarseWarning(coarseResolutionNs);
+        return (Long) value(Key.RECHECK);
     }
 
     /** The warning text for a coarse nanoTime, whatever the setting. */
@@ -636,12 +558,25 @@ public final class Settings {
         return String.format(Locale.ROOT, "%.2f ms", ns / 1e6).replaceAll("0+ ms$", " ms").replace(". ms", " ms");
     }
 
+    private Object value(Key key) {
+        return values[key.ordinal()];
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<String> prefixes(Key key) {
+        return (List<String>) values[key.ordinal()];
+    }
+
+    /** {@code key=value,...} for every key, in the table's order (lists ':'-separated, no library as empty). */
     @Override
     public String toString() {
-        return "mode=" + mode.settingName() + ",millis=" + millis.settingName() + ",nanos=" + nanos.settingName()
-                + ",include=" + String.join(":", include) + ",exclude=" + String.join(":", exclude)
-                + ",log=" + log.settingName() + ",threshold=" + thresholdNs + ",sysfs=" + sysfsRoot
-                + ",procfs=" + procfsRoot + ",recheck=" + recheckMs + ",jdk=" + jdk.settingName() + ",jmx=" + jmx.settingName()
-                + ",instant=" + instant.settingName();
+        StringBuilder out = new StringBuilder();
+        for (Key k : Key.values()) {
+            Object v = value(k);
+            String text = v == null ? "" : v instanceof Enum ? Key.settingName((Enum<?>) v)
+                    : v instanceof List ? String.join(":", prefixes(k)) : v.toString();
+            out.append(out.length() == 0 ? "" : ",").append(k.key).append('=').append(text);
+        }
+        return out.toString();
     }
 }

@@ -132,10 +132,7 @@ public final class JnaLoader {
         return loaded;
     }
 
-    static Result loadFresh(Path tempRoot, ClassLoader parent) {
-        return loadFresh(ExtractionRoot.of(tempRoot), parent);
-    }
-
+    /** {@link #load}, but a new copy whatever this JVM loaded before (tests). */
     static Result loadFresh(ExtractionRoot root, ClassLoader parent) {
         long start = System.nanoTime();
         PrivateLoader loader = null;
@@ -145,20 +142,17 @@ public final class JnaLoader {
                 return new Result(null, null, "JNA is not bundled in this agent jar (" + CLASSES_RESOURCE + ")",
                         System.nanoTime() - start);
             }
-            try (NativeLibraryExtractor.Copies copies = copyJna(root)) {
-                loader = new PrivateLoader(copies.dir.resolve(JAR_FILE).toUri().toURL(), parent,
-                        Collections.singletonMap(ADAPTER, adapterBytes));
-                Class<?> adapter = initialise(loader, copies.dir);
-                LongClock clock = (LongClock) adapter.getDeclaredConstructor().newInstance();
-                long before = System.currentTimeMillis();
-                long read = clock.read();
-                if (Math.abs(read - before) > 1000) {
-                    loader.close();
-                    return new Result(null, null, "CLOCK_REALTIME_COARSE through JNA read " + read + ", the system clock "
-                            + before, System.nanoTime() - start);
-                }
-                return new Result(clock, adapter, null, System.nanoTime() - start);
+            loader = extract(root, parent, Collections.singletonMap(ADAPTER, adapterBytes), ADAPTER);
+            Class<?> adapter = Class.forName(ADAPTER, false, loader);
+            LongClock clock = (LongClock) adapter.getDeclaredConstructor().newInstance();
+            long before = System.currentTimeMillis();
+            long read = clock.read();
+            if (Math.abs(read - before) > 1000) {
+                loader.close();
+                return new Result(null, null, "CLOCK_REALTIME_COARSE through JNA read " + read + ", the system clock "
+                        + before, System.nanoTime() - start);
             }
+            return new Result(clock, adapter, null, System.nanoTime() - start);
         } catch (NotOffered e) {
             return new Result(null, null, e.getMessage(), System.nanoTime() - start);
         } catch (InvocationTargetException e) {
@@ -177,10 +171,34 @@ public final class JnaLoader {
     static final String JAR_FILE = "jna.jar";
 
     /**
+     * The one way JNA gets out of this jar and into a loader, for {@link #load} and
+     * {@link #privateLoader} alike: the jar and its stub copied ({@link #copyJna}), a new
+     * {@link PrivateLoader} over the copy (also defining {@code adapters} and the classes under
+     * {@code childFirstPrefixes}), and {@code first} initialised there with JNA's loading confined to
+     * the copy ({@link #initialise}). The copies are deleted before it returns: the stub stays mapped,
+     * and the jar open (a class is loaded from it first). On a failure the loader is closed.
+     */
+    private static PrivateLoader extract(ExtractionRoot root, ClassLoader parent, Map<String, byte[]> adapters, String first,
+                                         String... childFirstPrefixes) throws IOException, ClassNotFoundException {
+        try (NativeLibraryExtractor.Copies copies = copyJna(root)) {
+            PrivateLoader loader = new PrivateLoader(copies.dir.resolve(JAR_FILE).toUri().toURL(), parent, adapters,
+                    childFirstPrefixes);
+            try {
+                initialise(loader, copies.dir, first);
+                // Open the jar now: once the copy is deleted below, the open file is what remains.
+                loader.loadClass("com.sun.jna.Library");
+                return loader;
+            } catch (ClassNotFoundException | RuntimeException | Error e) {
+                closeQuietly(loader);
+                throw e;
+            }
+        }
+    }
+
+    /**
      * The bundled JNA jar and its native stub for this platform, copied into one fresh private
-     * directory (see {@link NativeLibraryExtractor}): the one copy both {@link #load} and
-     * {@link #privateLoader} load from. Closing it deletes the copies (once loaded, the stub stays
-     * mapped and the jar open).
+     * directory (see {@link NativeLibraryExtractor}). Closing it deletes the copies (once loaded, the
+     * stub stays mapped and the jar open).
      */
     static NativeLibraryExtractor.Copies copyJna(ExtractionRoot root) throws IOException {
         String platform = jnaPlatform();
@@ -223,11 +241,7 @@ public final class JnaLoader {
         }
     }
 
-    /** Initialises the adapter (and with it JNA) with JNA's loading confined to {@code dir}. */
-    private static Class<?> initialise(ClassLoader loader, Path dir) throws ClassNotFoundException {
-        return initialise(loader, dir, ADAPTER);
-    }
-
+    /** Initialises {@code className} (and with it JNA) with JNA's loading confined to {@code dir}. */
     private static Class<?> initialise(ClassLoader loader, Path dir, String className) throws ClassNotFoundException {
         Map<String, String> saved = new LinkedHashMap<>();
         for (String key : JNA_PROPERTIES) {
@@ -264,18 +278,10 @@ public final class JnaLoader {
      * private copy. The copies on disk are deleted before it returns.
      */
     public static ClassLoader privateLoader(ExtractionRoot root, ClassLoader parent, String... childFirstPrefixes) throws IOException {
-        try (NativeLibraryExtractor.Copies copies = copyJna(root)) {
-            PrivateLoader loader = new PrivateLoader(copies.dir.resolve(JAR_FILE).toUri().toURL(), parent,
-                    Collections.emptyMap(), childFirstPrefixes);
-            try {
-                initialise(loader, copies.dir, "com.sun.jna.Native");
-                // Open the jar now: once the copy is deleted below, the open file is what remains.
-                loader.loadClass("com.sun.jna.Library");
-            } catch (ClassNotFoundException | LinkageError e) {
-                closeQuietly(loader);
-                throw new IOException("cannot use JNA: " + ExtractionRoot.printable(e.toString()), e);
-            }
-            return loader;
+        try {
+            return extract(root, parent, Collections.emptyMap(), "com.sun.jna.Native", childFirstPrefixes);
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IOException("cannot use JNA: " + ExtractionRoot.printable(e.toString()), e);
         }
     }
 
@@ -329,10 +335,6 @@ public final class JnaLoader {
         private final Map<String, byte[]> adapters;
         /** Classes also defined here, from the parent's resources. */
         private final String[] childFirstPrefixes;
-
-        PrivateLoader(URL jar, ClassLoader parent, Map<String, byte[]> adapters) {
-            this(jar, parent, adapters, new String[0]);
-        }
 
         PrivateLoader(URL jar, ClassLoader parent, Map<String, byte[]> adapters, String... childFirstPrefixes) {
             super(jar == null ? new URL[0] : new URL[] {jar}, parent);

@@ -30,11 +30,6 @@ public final class ClassFilter {
     private final String[] excludes;
     private final String[] userExcludes;
 
-    /** Everything except the built-in exclusions. */
-    public static ClassFilter defaults() {
-        return new ClassFilter(List.of(), List.of());
-    }
-
     /**
      * @param includes dotted prefixes to narrow to (empty: everything not excluded)
      * @param excludes dotted prefixes to exclude in addition to {@link #BUILT_IN_EXCLUDES}

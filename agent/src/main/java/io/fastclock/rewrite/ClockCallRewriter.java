@@ -13,8 +13,8 @@ import org.objectweb.asm.Opcodes;
 /**
  * The fallback of {@link ConstantPoolRewriter} (which the transformer runs first, without loading ASM)
  * for the classes it cannot take, and the reference it is tested against. Swaps the clock method
- * references listed in {@link ClockReplacements} (by default
- * {@code System.currentTimeMillis()J} and {@code System.nanoTime()J} for {@link #FAST_CLOCK}'s) in:
+ * references listed in {@link ClockReplacements} (such as {@code System.currentTimeMillis()J} and
+ * {@code System.nanoTime()J} for {@code FastClock}'s) in:
  * <ul>
  *   <li>{@code INVOKESTATIC} instructions (the {@code isInterface} flag is kept as it was);</li>
  *   <li>{@code H_INVOKESTATIC} method handles among {@code invokedynamic} bootstrap arguments
@@ -29,32 +29,16 @@ import org.objectweb.asm.Opcodes;
  * byte by the writer (measured on the Maven-repository corpus: about 18% faster than re-encoding all
  * methods, once warm).
  *
- * <p>One instance visits one class; it is not thread-safe. {@link #rewrite(byte[])} is the
+ * <p>One instance visits one class; it is not thread-safe. {@link #rewriteCounting} is the
  * thread-safe facade.
  */
 public final class ClockCallRewriter extends ClassVisitor {
-    public static final String SYSTEM = "java/lang/System";
-    public static final String FAST_CLOCK = ClockReplacements.FAST_CLOCK;
-    static final String MILLIS = "currentTimeMillis";
-    static final String NANOS = "nanoTime";
-    static final String DESC = "()J";
-
     private final ClockReplacements table;
     /** Methods (name + descriptor) to visit; the others pass straight through. Null: all. */
     private final Set<String> only;
     /** Methods (name + descriptor) in which something was rewritten. */
     private final Set<String> touched = new HashSet<>();
     private int callSites;
-
-    /** Rewrites {@code java/lang/System} clock references to {@link #FAST_CLOCK}. */
-    public ClockCallRewriter(ClassVisitor next) {
-        this(next, ClockReplacements.millisAndNanos(), null);
-    }
-
-    /** Rewrites the references the table lists. */
-    public ClockCallRewriter(ClassVisitor next, ClockReplacements table) {
-        this(next, table, null);
-    }
 
     private ClockCallRewriter(ClassVisitor next, ClockReplacements table, Set<String> only) {
         super(Opcodes.ASM9, next);
@@ -65,10 +49,6 @@ public final class ClockCallRewriter extends ClassVisitor {
     /** Number of references rewritten so far (instructions plus handles). */
     public int callSites() {
         return callSites;
-    }
-
-    static boolean isClock(String name, String descriptor) {
-        return DESC.equals(descriptor) && (MILLIS.equals(name) || NANOS.equals(name));
     }
 
     @Override
@@ -190,14 +170,10 @@ public final class ClockCallRewriter extends ClassVisitor {
     }
 
     /**
-     * Rewrites a class file. Returns null when the class has nothing to rewrite (decided from the
-     * constant pool, before visiting any code). Throws on malformed or unsupported class files.
+     * Rewrites a class file with the rows of {@code table}. Returns null when the class has nothing to
+     * rewrite (decided from the constant pool, before visiting any code). Throws on malformed or
+     * unsupported class files.
      */
-    public static Result rewriteCounting(byte[] classfile) {
-        return rewriteCounting(classfile, ClockReplacements.millisAndNanos());
-    }
-
-    /** {@link #rewriteCounting(byte[])} with the rows of {@code table}. */
     public static Result rewriteCounting(byte[] classfile, ClockReplacements table) {
         ClassReader reader = new ClassReader(classfile);
         if (!referencesClock(reader, table)) {
@@ -218,12 +194,6 @@ public final class ClockCallRewriter extends ClassVisitor {
                     "rewrote " + rewriter.callSites + " call sites, expected " + probe.callSites);
         }
         return new Result(writer.toByteArray(), rewriter.callSites);
-    }
-
-    /** {@link #rewriteCounting} without the count: the new bytes, or null when unchanged. */
-    public static byte[] rewrite(byte[] classfile) {
-        Result r = rewriteCounting(classfile);
-        return r == null ? null : r.bytes;
     }
 
     /** Visits methods with an empty visitor, nothing else. */

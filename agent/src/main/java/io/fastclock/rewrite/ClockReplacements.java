@@ -2,7 +2,6 @@ package io.fastclock.rewrite;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -127,17 +126,6 @@ public final class ClockReplacements {
         return ALL;
     }
 
-    /** The rows served by these backends (the ones not left on the JDK's clock). */
-    public static ClockReplacements servedBy(Set<Served> served) {
-        List<Row> rows = new ArrayList<>();
-        for (Row r : TABLE) {
-            if (served.contains(r.servedBy)) {
-                rows.add(r);
-            }
-        }
-        return new ClockReplacements(rows);
-    }
-
     /**
      * The rows to rewrite for these backends.
      *
@@ -163,11 +151,6 @@ public final class ClockReplacements {
             }
         }
         return false;
-    }
-
-    /** currentTimeMillis and nanoTime only. */
-    public static ClockReplacements millisAndNanos() {
-        return servedBy(EnumSet.of(Served.MILLIS, Served.NANOS));
     }
 
     /** The row for this method reference, or null. */

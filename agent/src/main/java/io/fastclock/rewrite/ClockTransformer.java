@@ -32,23 +32,13 @@ public final class ClockTransformer implements ClassFileTransformer {
     private final RewriteStats jdkStats;
     private final RewriteListener listener;
     private final Predicate<Module> namedModuleGate;
-    private final java.util.concurrent.atomic.AtomicLong asmRewrites = new java.util.concurrent.atomic.AtomicLong(); // not LongAdder: see RewriteStats
-
-    public ClockTransformer(ClassFilter filter) {
-        this(filter, new RewriteStats(), null, m -> false);
-    }
-
-    /** Application classes only, currentTimeMillis and nanoTime. */
-    public ClockTransformer(
-            ClassFilter filter, RewriteStats stats, RewriteListener listener,
-            Predicate<Module> namedModuleGate) {
-        this(filter, JdkScope.NONE, ClockReplacements.millisAndNanos(), stats, new RewriteStats(), listener,
-                namedModuleGate);
-    }
 
     /**
-     * @param filter which classes to consider
-     * @param stats counters (shared if the caller wants them); not null
+     * @param filter which application classes to consider
+     * @param jdk which of the JDK's classes to consider
+     * @param table what is replaced by what
+     * @param stats what happened to the application's classes (the caller keeps it); not null
+     * @param jdkStats what happened to the JDK's classes; not null
      * @param listener told of each rewrite and failure in addition to {@code stats}; may be null
      * @param namedModuleGate called (only) for a named module whose class was rewritten; true lets
      *     the rewritten class through, false keeps the original
@@ -74,16 +64,6 @@ public final class ClockTransformer implements ClassFileTransformer {
     /** The JDK classes this transformer changes. */
     public JdkScope jdkScope() {
         return jdk;
-    }
-
-    /** What happened to the application's classes. */
-    public RewriteStats stats() {
-        return stats;
-    }
-
-    /** What happened to the JDK's classes. */
-    public RewriteStats jdkStats() {
-        return jdkStats;
     }
 
     /**
@@ -153,15 +133,9 @@ public final class ClockTransformer implements ClassFileTransformer {
             result = ConstantPoolRewriter.ASM_NEEDED;
         }
         if (result == ConstantPoolRewriter.ASM_NEEDED) {
-            asmRewrites.incrementAndGet();
             return ClockCallRewriter.rewriteCounting(classfile, table);
         }
         return result;
-    }
-
-    /** Classes handed to ASM's rewriter because the constant-pool rewrite could not do them (tests read it). */
-    long asmRewrites() {
-        return asmRewrites.get();
     }
 
     private byte[] transform0(

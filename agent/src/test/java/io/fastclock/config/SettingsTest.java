@@ -2,16 +2,15 @@ package io.fastclock.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastclock.rewrite.ClassFilter;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -53,16 +52,12 @@ class SettingsTest {
         assertEquals(Paths.get("/sys"), s.sysfsRoot());
         assertEquals(Paths.get("/proc"), s.procfsRoot());
         assertEquals(1000, s.recheckMs());
-        for (String k : Settings.KEYS) {
-            assertEquals("default", s.sourceOf(k));
-        }
     }
 
     @Test
     void emptyAndNullInputGiveDefaults() {
         assertDefaults(Settings.defaults());
         assertDefaults(Settings.parse(null, (Map<String, String>) null));
-        assertDefaults(Settings.parse(null, (Properties) null));
         assertDefaults(args(""));
         assertDefaults(args("   "));
         assertDefaults(args(","));
@@ -87,25 +82,14 @@ class SettingsTest {
         assertEquals(io.fastclock.rewrite.JdkScope.ALL, s.jdk());
         assertEquals(Settings.Jmx.OFF, s.jmx());
         assertEquals(Settings.InstantClock.COARSE, s.instant());
-        for (String k : Settings.KEYS) {
-            assertEquals("agent argument", s.sourceOf(k));
-        }
     }
 
     @Test
     void everyKeyFromSystemProperties() {
-        Properties p = new Properties();
-        p.setProperty("fastclock.mode", "off");
-        p.setProperty("fastclock.millis", "coarse");
-        p.setProperty("fastclock.nanos", "coarse");
-        p.setProperty("fastclock.include", "a.b:c");
-        p.setProperty("fastclock.exclude", "d$e");
-        p.setProperty("fastclock.log", "quiet");
-        p.setProperty("fastclock.threshold", "1000000");
-        p.setProperty("fastclock.sysfs", "fix/sys");
-        p.setProperty("fastclock.procfs", "fix/proc");
-        p.setProperty("fastclock.recheck", "60000");
-        p.setProperty("other.property", "whatever");
+        Map<String, String> p = props("fastclock.mode", "off", "fastclock.millis", "coarse", "fastclock.nanos", "coarse",
+                "fastclock.include", "a.b:c", "fastclock.exclude", "d$e", "fastclock.log", "quiet",
+                "fastclock.threshold", "1000000", "fastclock.sysfs", "fix/sys", "fastclock.procfs", "fix/proc",
+                "fastclock.recheck", "60000", "other.property", "whatever");
         Settings s = Settings.parse(null, p);
         assertEquals(Settings.Mode.OFF, s.mode());
         assertEquals(Settings.Millis.COARSE, s.millis());
@@ -117,7 +101,6 @@ class SettingsTest {
         assertEquals(Paths.get("fix/sys"), s.sysfsRoot());
         assertEquals(Paths.get("fix/proc"), s.procfsRoot());
         assertEquals(60000, s.recheckMs());
-        assertEquals("system property fastclock.mode", s.sourceOf("mode"));
     }
 
     @ParameterizedTest
@@ -133,7 +116,6 @@ class SettingsTest {
     })
     void acceptedValues(String key, String value) {
         Settings s = args(key + "=" + value);
-        assertEquals("agent argument", s.sourceOf(key));
         assertTrue(s.toString().contains(key + "=" + value.toLowerCase()), s.toString());
     }
 
@@ -209,12 +191,9 @@ class SettingsTest {
         Map<String, String> p = props("fastclock.mode", "off", "fastclock.nanos", "tsc", "fastclock.threshold", "500");
         Settings s = Settings.parse("mode=on,threshold=200", p);
         assertEquals(Settings.Mode.ON, s.mode());
-        assertEquals("agent argument", s.sourceOf("mode"));
         assertEquals(Settings.Nanos.TSC, s.nanos());
-        assertEquals("system property fastclock.nanos", s.sourceOf("nanos"));
         assertEquals(200, s.thresholdNs());
         assertEquals(Settings.Millis.AUTO, s.millis());
-        assertEquals("default", s.sourceOf("millis"));
     }
 
     @Test
@@ -231,43 +210,46 @@ class SettingsTest {
         assertEquals(Arrays.asList("com.acme.Foo$Bar", "\u00e9t\u00e9."), args("include=com.acme.Foo$Bar:\u00e9t\u00e9.").include());
     }
 
+    /** include and exclude as the agent uses them: the class filter made from them. */
     @Test
     void scope() {
         Settings s = args("include=com.acme.:org.foo.Bar,exclude=com.acme.internal.");
-        assertTrue(s.inScope("com.acme.App"));
-        assertTrue(s.inScope("com/acme/sub/App"));
-        assertTrue(s.inScope("org.foo.Bar"));
-        assertTrue(s.inScope("org/foo/Bar$Inner"));
-        assertFalse(s.inScope("org.foo.Baz"));
-        assertFalse(s.inScope("com/acme/internal/X"));
-        assertFalse(s.inScope(null));
+        ClassFilter f = new ClassFilter(s.include(), s.exclude());
+        assertTrue(f.test("com/acme/App"));
+        assertTrue(f.test("com/acme/sub/App"));
+        assertTrue(f.test("org/foo/Bar"));
+        assertTrue(f.test("org/foo/Bar$Inner"));
+        assertFalse(f.test("org/foo/Baz"));
+        assertFalse(f.test("com/acme/internal/X"));
+        assertFalse(f.test(null));
         Settings all = args("exclude=com.acme.");
-        assertTrue(all.inScope("org.x.Y"));
-        assertFalse(all.inScope("com.acme.Y"));
+        ClassFilter allBut = new ClassFilter(all.include(), all.exclude());
+        assertTrue(allBut.test("org/x/Y"));
+        assertFalse(allBut.test("com/acme/Y"));
     }
 
+    /** The warning the decision gives under nanos=coarse (DecisionMakerTest sees it given only then). */
     @Test
     void coarseNanosWarning() {
-        assertNull(Settings.defaults().nanosCoarseWarning(4_000_000));
-        Settings s = args("nanos=coarse");
         assertEquals("nanos=coarse: nanoTime will tick only once per kernel tick (4 ms resolution)",
-                s.nanosCoarseWarning(4_000_000));
+                Settings.coarseWarning(4_000_000));
         assertEquals("nanos=coarse: nanoTime will tick only once per kernel tick (1 ms resolution)",
-                s.nanosCoarseWarning(1_000_000));
+                Settings.coarseWarning(1_000_000));
         assertEquals("nanos=coarse: nanoTime will tick only once per kernel tick (3.33 ms resolution)",
-                s.nanosCoarseWarning(3_333_333));
+                Settings.coarseWarning(3_333_333));
         assertEquals("nanos=coarse: nanoTime will tick only once per kernel tick (resolution unknown)",
-                s.nanosCoarseWarning(-1));
+                Settings.coarseWarning(-1));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk", "jmx", "instant"})
-    void sourceOfKnowsEveryKey(String key) {
-        assertEquals("default", Settings.defaults().sourceOf(key));
-    }
-
-    @Test
-    void sourceOfUnknownKeyFails() {
-        assertThrows(IllegalArgumentException.class, () -> Settings.defaults().sourceOf("nope"));
+    void everyKeyIsKnown(String key) {
+        assertTrue(Settings.KEYS.contains(key), key);
+        try {
+            args(key + "=?"); // a path may be '?'
+        } catch (SettingsException e) {
+            assertTrue(e.getMessage().startsWith("fastclock: bad setting " + key + "=? (agent argument): accepted values are "),
+                    e.getMessage());
+        }
     }
 }

@@ -30,7 +30,7 @@ class JnaLoaderTest {
         jnaSharedTmp = temp.resolve("jna-shared");
         System.setProperty("jna.tmpdir", jnaSharedTmp.toString());
         try {
-            result = JnaLoader.loadFresh(temp, LongClock.class.getClassLoader());
+            result = JnaLoader.loadFresh(ExtractionRoot.of(temp), LongClock.class.getClassLoader());
         } finally {
             System.clearProperty("jna.tmpdir");
         }

@@ -65,7 +65,7 @@ class ClockCallRewriterTest {
     private static Map<String, byte[]> rewriteAll(GeneratedClasses gen) {
         Map<String, byte[]> out = new HashMap<>();
         gen.classes.forEach((name, bytes) -> {
-            ClockCallRewriter.Result r = ClockCallRewriter.rewriteCounting(bytes);
+            ClockCallRewriter.Result r = ClockCallRewriter.rewriteCounting(bytes, ClockRefs.SYSTEM_CLOCKS);
             assertNotNull(r, name + " has clock calls and must be rewritten");
             assertEquals(gen.clockRefs.get(name), r.callSites(), name + ": call sites counted");
             out.put(name, r.bytes());
@@ -122,7 +122,7 @@ class ClockCallRewriterTest {
 
         // 1. Against a stand-in FastClock returning sentinels: every call site must reach it.
         Map<String, byte[]> withStub = new HashMap<>(rewritten);
-        withStub.put(ClockCallRewriter.FAST_CLOCK, GeneratedClasses.stubFastClock());
+        withStub.put(ClockReplacements.FAST_CLOCK, GeneratedClasses.stubFastClock());
         Map<String, Long> results = run(gen, new GeneratedClasses.MapLoader(getClass().getClassLoader(), withStub));
         results.forEach((what, value) -> {
             long expected = what.startsWith("M:") ? STUB_MILLIS : what.startsWith("3N:") ? 3 * STUB_NANOS : STUB_NANOS;
@@ -131,7 +131,7 @@ class ClockCallRewriterTest {
 
         // 2. The originals, in the same kind of loader with the stub present, never reach it.
         Map<String, byte[]> origWithStub = new HashMap<>(gen.classes);
-        origWithStub.put(ClockCallRewriter.FAST_CLOCK, GeneratedClasses.stubFastClock());
+        origWithStub.put(ClockReplacements.FAST_CLOCK, GeneratedClasses.stubFastClock());
         run(gen, new GeneratedClasses.MapLoader(getClass().getClassLoader(), origWithStub)).forEach((what, value) ->
                 assertTrue(value != STUB_MILLIS && value != STUB_NANOS && value != 3 * STUB_NANOS, what));
 
@@ -195,18 +195,18 @@ class ClockCallRewriterTest {
         GeneratedClasses gen = new GeneratedClasses(Opcodes.V1_8);
         byte[] main = gen.classes.get(gen.main);
         // A class already rewritten has no System clock reference left: nothing to do.
-        byte[] once = ClockCallRewriter.rewrite(main);
+        byte[] once = ClockRefs.rewrite(main);
         assertNotNull(once);
-        assertNull(ClockCallRewriter.rewrite(once), "already rewritten: no System clock left");
+        assertNull(ClockRefs.rewrite(once), "already rewritten: no System clock left");
     }
 
     @Test
     void concurrentRewritesAgree() {
         GeneratedClasses gen = new GeneratedClasses(Opcodes.V17);
         byte[] main = gen.classes.get(gen.main);
-        String expected = ClockRefs.text(ClockCallRewriter.rewrite(main));
+        String expected = ClockRefs.text(ClockRefs.rewrite(main));
         List<String> texts = new ArrayList<>(IntStream.range(0, 64).parallel()
-                .mapToObj(i -> ClockRefs.text(ClockCallRewriter.rewrite(main)))
+                .mapToObj(i -> ClockRefs.text(ClockRefs.rewrite(main)))
                 .collect(java.util.stream.Collectors.toList()));
         texts.forEach(t -> assertEquals(expected, t));
     }

@@ -3,9 +3,12 @@ package io.fastclock.rewrite;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.objectweb.asm.ClassReader;
@@ -18,8 +21,46 @@ import org.objectweb.asm.util.CheckClassAdapter;
 import org.objectweb.asm.util.Textifier;
 import org.objectweb.asm.util.TraceClassVisitor;
 
-/** Test helper: what clock references a class file holds, read back with ASM. */
+/** Test helper: what clock references a class file holds, read back with ASM; the rewriter as the agent builds it. */
 final class ClockRefs {
+    static final String SYSTEM = "java/lang/System";
+
+    /**
+     * currentTimeMillis and nanoTime, on a fine clock (the TSC clock): the agent's table then (the
+     * epoch row only ever matches the JDK's own classes).
+     */
+    static final ClockReplacements SYSTEM_CLOCKS = systemClocks();
+
+    private static ClockReplacements systemClocks() {
+        Map<ClockReplacements.Served, ClockReplacements.Grain> grains = new EnumMap<>(ClockReplacements.Served.class);
+        grains.put(ClockReplacements.Served.MILLIS, ClockReplacements.Grain.FINE);
+        grains.put(ClockReplacements.Served.NANOS, ClockReplacements.Grain.FINE);
+        return ClockReplacements.forClocks(grains, EnumSet.noneOf(ClockReplacements.Served.class));
+    }
+
+    /** Every class but the built-in exclusions. */
+    static ClassFilter allClasses() {
+        return new ClassFilter(List.of(), List.of());
+    }
+
+    /** The transformer as the agent makes it, for the application's classes under {@link #SYSTEM_CLOCKS}. */
+    static ClockTransformer transformer(ClassFilter filter, RewriteStats stats, RewriteListener listener,
+                                        Predicate<Module> namedModuleGate) {
+        return new ClockTransformer(filter, JdkScope.NONE, SYSTEM_CLOCKS, stats, new RewriteStats(), listener,
+                namedModuleGate);
+    }
+
+    /** {@link ClockCallRewriter#rewriteCounting} under {@link #SYSTEM_CLOCKS}: the new bytes, or null when unchanged. */
+    static byte[] rewrite(byte[] classfile) {
+        ClockCallRewriter.Result r = ClockCallRewriter.rewriteCounting(classfile, SYSTEM_CLOCKS);
+        return r == null ? null : r.bytes();
+    }
+
+    /** currentTimeMillis()J or nanoTime()J, whatever the owner. */
+    static boolean isClock(String name, String descriptor) {
+        return "()J".equals(descriptor) && ("currentTimeMillis".equals(name) || "nanoTime".equals(name));
+    }
+
     /** INVOKESTATIC System.currentTimeMillis/nanoTime ()J left in code. */
     int systemCalls;
     /** H_INVOKESTATIC handles to the System clocks (indy args, ldc, condy args). */
@@ -56,13 +97,13 @@ final class ClockRefs {
                         if (op == Opcodes.INVOKESTATIC) {
                             refs.tableRef(owner, name, desc);
                         }
-                        boolean clock = op == Opcodes.INVOKESTATIC && ClockCallRewriter.isClock(name, desc);
-                        if (clock && owner.equals(ClockCallRewriter.SYSTEM)) {
+                        boolean clock = op == Opcodes.INVOKESTATIC && isClock(name, desc);
+                        if (clock && owner.equals(SYSTEM)) {
                             refs.systemCalls++;
-                        } else if (clock && owner.equals(ClockCallRewriter.FAST_CLOCK)) {
+                        } else if (clock && owner.equals(ClockReplacements.FAST_CLOCK)) {
                             refs.fastClockCalls++;
                             refs.fastClockItf.add(itf);
-                        } else if (owner.equals(ClockCallRewriter.SYSTEM)) {
+                        } else if (owner.equals(SYSTEM)) {
                             refs.otherSystemCalls.add(name + desc);
                         }
                     }
@@ -91,10 +132,10 @@ final class ClockRefs {
             if (h.getTag() == Opcodes.H_INVOKESTATIC) {
                 tableRef(h.getOwner(), h.getName(), h.getDesc());
             }
-            if (h.getTag() == Opcodes.H_INVOKESTATIC && ClockCallRewriter.isClock(h.getName(), h.getDesc())) {
-                if (h.getOwner().equals(ClockCallRewriter.SYSTEM)) {
+            if (h.getTag() == Opcodes.H_INVOKESTATIC && isClock(h.getName(), h.getDesc())) {
+                if (h.getOwner().equals(SYSTEM)) {
                     systemHandles++;
-                } else if (h.getOwner().equals(ClockCallRewriter.FAST_CLOCK)) {
+                } else if (h.getOwner().equals(ClockReplacements.FAST_CLOCK)) {
                     fastClockHandles++;
                 }
             }

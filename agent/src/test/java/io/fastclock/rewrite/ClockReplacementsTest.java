@@ -25,15 +25,17 @@ class ClockReplacementsTest {
         }
         assertNotNull(ClockReplacements.all().find("jdk/internal/misc/VM", "getNanoTimeAdjustment", "(J)J"));
         assertNull(ClockReplacements.all().find("jdk/internal/misc/VM", "getNanoTimeAdjustment", "()J"));
-        assertNull(ClockReplacements.millisAndNanos().find("jdk/internal/misc/VM", "getNanoTimeAdjustment", "(J)J"));
+        assertNull(ClockRefs.SYSTEM_CLOCKS.find("jdk/internal/misc/VM", "getNanoTimeAdjustment", "(J)J"));
     }
 
     @Test
     void onlyServedRowsApply() {
-        ClockReplacements epochOnly = ClockReplacements.servedBy(EnumSet.of(ClockReplacements.Served.EPOCH));
+        ClockReplacements epochOnly = ClockReplacements.forClocks(
+                java.util.Map.of(ClockReplacements.Served.EPOCH, ClockReplacements.Grain.FINE),
+                EnumSet.noneOf(ClockReplacements.Served.class));
         assertNull(epochOnly.find("java/lang/System", "nanoTime", "()J"));
         assertNotNull(epochOnly.find("jdk/internal/misc/VM", "getNanoTimeAdjustment", "(J)J"));
-        assertTrue(ClockReplacements.servedBy(EnumSet.noneOf(ClockReplacements.Served.class)).isEmpty());
+        assertTrue(ClockReplacements.forClocks(java.util.Map.of(), EnumSet.noneOf(ClockReplacements.Served.class)).isEmpty());
     }
 
     @Test
@@ -87,7 +89,7 @@ class ClockReplacementsTest {
                 "io/fastclock/runtime/FastClock.currentTimeMillis()J"), calls);
         // Without the epoch row, getNanoTimeAdjustment stays the JDK's.
         ClockCallRewriter.Result millisOnly = ClockCallRewriter.rewriteCounting(currentInstantLike(),
-                ClockReplacements.millisAndNanos());
+                ClockRefs.SYSTEM_CLOCKS);
         assertEquals(List.of("jdk/internal/misc/VM.getNanoTimeAdjustment(J)J",
                 "io/fastclock/runtime/FastClock.currentTimeMillis()J"), calls(millisOnly.bytes()));
     }
@@ -116,7 +118,7 @@ class ClockReplacementsTest {
         assertNull(t.transform(null, "java/lang/System", null, null, bytes), "never");
         assertEquals(1, jdk.rewritten());
         assertEquals(0, app.rewritten());
-        ClockTransformer none = new ClockTransformer(ClassFilter.defaults(), JdkScope.NONE, ClockReplacements.all(),
+        ClockTransformer none = new ClockTransformer(ClockRefs.allClasses(), JdkScope.NONE, ClockReplacements.all(),
                 app, jdk, null, m -> true);
         assertNull(none.transform(null, "java/time/Clock", null, null, bytes));
     }

@@ -31,7 +31,7 @@ class ClockTransformerTest {
         }
     };
     private final ClockTransformer transformer =
-            new ClockTransformer(ClassFilter.defaults(), stats, listener, m -> false);
+            ClockRefs.transformer(ClockRefs.allClasses(), stats, listener, m -> false);
 
     private final GeneratedClasses gen = new GeneratedClasses(V11);
     private final byte[] clockClass = gen.classes.get(gen.main);
@@ -138,13 +138,14 @@ class ClockTransformerTest {
         assertEquals(3, stats.excluded());
         assertEquals(0, stats.scanned());
 
-        ClockTransformer narrowed = new ClockTransformer(
-                new ClassFilter(List.of("com.example."), List.of("com.example.skip.")));
+        RewriteStats narrowedStats = new RewriteStats();
+        ClockTransformer narrowed = ClockRefs.transformer(
+                new ClassFilter(List.of("com.example."), List.of("com.example.skip.")), narrowedStats, null, m -> false);
         assertNull(narrowed.transform(null, gen.main, null, null, clockClass));
         assertNull(narrowed.transform(null, "com/example/skip/X", null, null, clockClass));
         assertNotNull(narrowed.transform(null, "com/example/X", null, null, clockClass));
-        assertEquals(2, narrowed.stats().excluded());
-        assertEquals(1, narrowed.stats().rewritten());
+        assertEquals(2, narrowedStats.excluded());
+        assertEquals(1, narrowedStats.rewritten());
     }
 
     @Test
@@ -191,11 +192,12 @@ class ClockTransformerTest {
                 throw new IllegalStateException("listener bug");
             }
         };
-        ClockTransformer t = new ClockTransformer(ClassFilter.defaults(), new RewriteStats(), bad, m -> false);
+        RewriteStats badStats = new RewriteStats();
+        ClockTransformer t = ClockRefs.transformer(ClockRefs.allClasses(), badStats, bad, m -> false);
         assertNotNull(t.transform(null, gen.main, null, null, clockClass));
         assertNull(t.transform(null, "t/Bad", null, null, Arrays.copyOf(clockClass, 200)));
-        assertEquals(1, t.stats().rewritten());
-        assertEquals(1, t.stats().failures());
+        assertEquals(1, badStats.rewritten());
+        assertEquals(1, badStats.failures());
     }
 
     @Test
@@ -207,7 +209,7 @@ class ClockTransformerTest {
         assertEquals(0, stats.rewritten());
 
         List<Module> asked = new ArrayList<>();
-        ClockTransformer open = new ClockTransformer(ClassFilter.defaults(), new RewriteStats(), null,
+        ClockTransformer open = ClockRefs.transformer(ClockRefs.allClasses(), new RewriteStats(), null,
                 m -> asked.add(m));
         assertNotNull(open.transform(named, null, gen.main, null, null, clockClass));
         assertEquals(List.of(named), asked);

@@ -42,7 +42,7 @@ class CorpusRewriteTest {
     private static final ClockReplacements TABLE = ClockReplacements.all();
     private static final ConstantPoolRewriter POOL = new ConstantPoolRewriter(TABLE);
     /** Built as the agent builds it, with every row: its pre-filter is the one under test. */
-    private static final ClockTransformer TRANSFORMER = new ClockTransformer(ClassFilter.defaults(), JdkScope.NONE,
+    private static final ClockTransformer TRANSFORMER = new ClockTransformer(ClockRefs.allClasses(), JdkScope.NONE,
             TABLE, new RewriteStats(), new RewriteStats(), null, m -> false);
 
     static final class Rewritten {

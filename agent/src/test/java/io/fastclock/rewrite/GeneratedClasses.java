@@ -291,7 +291,7 @@ final class GeneratedClasses {
     /** A stand-in FastClock returning sentinels, to prove at run time where the calls go. */
     static byte[] stubFastClock() {
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS | ClassWriter.COMPUTE_FRAMES);
-        cw.visit(V11, ACC_PUBLIC | ACC_FINAL | ACC_SUPER, ClockCallRewriter.FAST_CLOCK, null, "java/lang/Object", null);
+        cw.visit(V11, ACC_PUBLIC | ACC_FINAL | ACC_SUPER, ClockReplacements.FAST_CLOCK, null, "java/lang/Object", null);
         for (String[] m : new String[][] {{"currentTimeMillis", "" + STUB_MILLIS}, {"nanoTime", "" + STUB_NANOS}}) {
             MethodVisitor mv = cw.visitMethod(ACC_PUBLIC | ACC_STATIC, m[0], "()J", null, null);
             mv.visitCode();

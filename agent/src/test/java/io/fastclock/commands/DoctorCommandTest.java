@@ -1,4 +1,4 @@
-package io.fastclock.doctor;
+package io.fastclock.commands;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,13 +10,13 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** The doctor's command line and its failure handling, with a made-up report. */
-class DoctorTest {
+class DoctorCommandTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-    private int run(Doctor.Reporter reporter, String... args) {
-        return Doctor.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), reporter);
+    private int run(DoctorCommand.Reporter reporter, String... args) {
+        return Commands.run(new DoctorCommand(reporter), args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
     private String out() {
@@ -27,7 +27,7 @@ class DoctorTest {
         return err.toString(StandardCharsets.UTF_8);
     }
 
-    private static Doctor.Reporter failing(Throwable t) {
+    private static DoctorCommand.Reporter failing(Throwable t) {
         return (settings, json) -> {
             if (t instanceof RuntimeException) {
                 throw (RuntimeException) t;

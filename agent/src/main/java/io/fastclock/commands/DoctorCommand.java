@@ -1,56 +1,71 @@
-package io.fastclock.doctor;
+package io.fastclock.commands;
 
 import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.config.SettingsException;
+import io.fastclock.doctor.DoctorFacts;
+import io.fastclock.doctor.DoctorJson;
+import io.fastclock.doctor.DoctorText;
+import io.fastclock.doctor.Json;
 
 import java.io.PrintStream;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * {@code java -jar fastclock.jar [--json]}: what this machine's clocks are, what they cost and what
- * the agent would do here, with reasons. Exits 0 whatever it finds; a machine it cannot read is
- * reported, not a crash. Only a wrong command line exits non-zero (2).
+ * the agent would do here, with reasons (the report itself is io.fastclock.doctor's). Exits 0
+ * whatever it finds; a machine it cannot read is reported, not a crash. Only a wrong command line
+ * exits non-zero (2).
  */
-public final class Doctor {
-    /** Exit status for a command line it does not understand. */
-    static final int USAGE = 2;
-
-    private Doctor() {}
-
+final class DoctorCommand implements Command {
     /** Produces the report, as text or as JSON. May throw anything: {@link #run} turns that into one line. */
-    public interface Reporter {
+    interface Reporter {
         String report(Settings settings, boolean json);
     }
 
-    public static final Reporter REAL = (settings, json) -> {
-        DoctorReport report = DoctorReport.collect(settings);
-        return json ? Json.write(report.toMap()) : report.toText();
+    static final Reporter REAL = (settings, json) -> {
+        DoctorFacts facts = DoctorFacts.collect(settings);
+        return json ? Json.write(DoctorJson.render(facts)) : DoctorText.render(facts);
     };
 
-    public static void main(String[] args) {
-        int status = run(args, System.out, System.err, REAL);
-        if (status != 0) {
-            System.exit(status);
-        }
+    private final Reporter reporter;
+
+    DoctorCommand(Reporter reporter) {
+        this.reporter = reporter;
     }
 
-    /** The whole doctor, minus System.exit: returns the exit status. */
-    public static int run(String[] args, PrintStream out, PrintStream err, Reporter reporter) {
+    @Override
+    public String name() {
+        return "doctor";
+    }
+
+    @Override
+    public String synopsis() {
+        return "[--json]";
+    }
+
+    @Override
+    public String summary() {
+        return "the doctor: this machine's clocks and what fastclock would do";
+    }
+
+    @Override
+    public String help() {
+        return "usage: java -jar fastclock.jar [--json]\n"
+                + "  Reports the clocksource, the TSC checks, the measured cost of each clock, the measured lag of\n"
+                + "  each millis clock and what -javaagent:fastclock.jar would do on this machine.\n"
+                + "  -Dfastclock.* settings apply.\n";
+    }
+
+    @Override
+    public int run(String[] args, PrintStream out, PrintStream err) throws Exit {
         boolean json = false;
         for (String arg : args) {
             if (arg.equals("--json")) {
                 json = true;
-            } else if (arg.equals("--help") || arg.equals("-h")) {
-                out.println("usage: java -jar fastclock.jar [--json]\n"
-                        + "  Reports the clocksource, the TSC checks, the measured cost of each clock, the measured lag of\n"
-                        + "  each millis clock and what -javaagent:fastclock.jar would do on this machine.\n"
-                        + "  -Dfastclock.* settings apply.");
-                return 0;
+            } else if (Commands.isHelp(arg)) {
+                throw Exit.help();
             } else {
-                err.println("fastclock doctor: unknown argument '" + OneLine.escape(arg) + "' (accepted: --json, --help)");
-                return USAGE;
+                throw Exit.usageAlone("unknown argument '" + OneLine.escape(arg) + "' (accepted: --json, --help)");
             }
         }
         String text;
@@ -69,15 +84,12 @@ public final class Doctor {
             String line = "fastclock doctor: could not complete the report: " + describe(t);
             err.println(line);
             if (json) {
-                Map<String, Object> error = new LinkedHashMap<>();
-                error.put("schema", DoctorReport.SCHEMA);
-                error.put("error", line);
-                out.print(Json.write(error));
+                out.print(Json.write(DoctorJson.error(line)));
             }
-            return 0;
+            return Commands.OK;
         }
         out.print(text);
-        return 0;
+        return Commands.OK;
     }
 
     /** "java.lang.IllegalStateException: no clock (at io.fastclock.X.y(X.java:12)); cause: ..." on one line. */

@@ -1,0 +1,344 @@
+package io.fastclock.doctor;
+
+import io.fastclock.probe.JavaTimeCoverage;
+import io.fastclock.probe.MachineProbe;
+import io.fastclock.probe.TscClockStarter;
+import io.fastclock.config.Settings;
+import io.fastclock.measure.JavaCostMeter;
+import io.fastclock.measure.MillisLagMeter;
+import io.fastclock.measure.NativeCostMeter;
+import io.fastclock.measure.TscRead;
+import io.fastclock.probe.Backend;
+import io.fastclock.probe.BackendNames;
+import io.fastclock.probe.CoarseLag;
+import io.fastclock.probe.Decision;
+import io.fastclock.probe.DecisionMaker;
+import io.fastclock.probe.Measurements;
+import io.fastclock.runtime.ClockRegistry;
+import io.fastclock.clock.CoarseMillis;
+import io.fastclock.clock.CoarseNanos;
+import io.fastclock.runtime.EpochClock;
+import io.fastclock.runtime.FastClock;
+import io.fastclock.runtime.LongClock;
+import io.fastclock.clock.NativeClocks;
+import io.fastclock.clock.RuntimeLog;
+import io.fastclock.clock.TscClock;
+import io.fastclock.clock.TscEpoch;
+import io.fastclock.clock.TscNanos;
+import io.fastclock.clock.TscTrust;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * What the doctor reports, gathered once: the probe's facts, the costs and lags it measured, the
+ * decisions they lead to, and the few readings of the native library both renderings show.
+ * {@link DoctorText} and {@link DoctorJson} only render it; neither measures or reads anything.
+ */
+public final class DoctorFacts {
+    static final long ROUND_NANOS = 100_000_000L;
+    static final int ROUNDS = 5;
+    /** How long the millis backends are read against the reference, all of them in turn. */
+    static final long LAG_NANOS = 120_000_000L;
+    /** The JNI transition alone: a compiled call of a native method that does nothing. */
+    static final String JNI_NOOP = "JNI no-op call (the transition alone)";
+    static final String COARSE_MILLIS = "coarse millis (JNI CLOCK_REALTIME_COARSE)";
+    static final String TSC_NANOS = "tsc nanos";
+    static final String TSC_MILLIS = "tsc millis";
+
+    /** The TSC flags the doctor shows, in this order: present in text and JSON, absent in text as "no ...". */
+    static final String[] TSC_FLAGS = {"tsc", "constant_tsc", "nonstop_tsc", "rdtscp", "tsc_known_freq", "tsc_reliable"};
+
+    final MachineProbe probe;
+    /** auto's decision with every coarse lag the doctor measured: what the lag table's verdicts agree with. */
+    final Decision auto;
+    final Decision forced;
+    /** What the agent would do with the JDK's clock reads (jdk, instant) under each decision. */
+    final JavaTimeCoverage autoJavaTime;
+    final JavaTimeCoverage forcedJavaTime;
+    final Map<String, Double> javaCosts;
+    final Map<String, Double> nativeCosts;
+    /** Whether the doctor ran a TSC clock for its measurements. */
+    final boolean tscRunning;
+    /** The TSC clock's re-anchors and last error once the measurements were done (when it ran). */
+    final long tscReanchors;
+    final long tscLastErrorNanos;
+    final String tscStartProblem;
+    /** Why the agent would not use the TSC here, whatever was measured (empty: nothing stands in its way). */
+    final List<String> tscStaticBlockers;
+    final MillisLag millisLag;
+    /** Read through the native library when it loaded (else -1 and 0). */
+    final long realtimeCoarseResolutionNs;
+    final long monotonicCoarseResolutionNs;
+    final boolean x86;
+    /** NativeClocks.tscFlags() on x86 (CPUID: vendor, invariant TSC, rdtscp, hypervisor, LFENCE). */
+    final int cpuFlags;
+
+    private DoctorFacts(Settings settings, MachineProbe probe, Decision auto, Decision forced, Map<String, Double> javaCosts,
+                        Map<String, Double> nativeCosts, TscClock tsc, String tscStartProblem, MillisLag millisLag) {
+        this.probe = probe;
+        this.auto = auto;
+        this.forced = forced;
+        long res = probe.measurements.coarseResolutionNs();
+        this.autoJavaTime = JavaTimeCoverage.of(auto, settings, res);
+        this.forcedJavaTime = JavaTimeCoverage.of(forced, settings, res);
+        this.javaCosts = Collections.unmodifiableMap(javaCosts);
+        this.nativeCosts = Collections.unmodifiableMap(nativeCosts);
+        this.tscRunning = tsc != null;
+        this.tscReanchors = tsc == null ? 0 : tsc.reanchors();
+        this.tscLastErrorNanos = tsc == null ? 0 : tsc.lastErrorNanos();
+        this.tscStartProblem = tscStartProblem;
+        this.tscStaticBlockers = DecisionMaker.tscStaticBlockers(probe.facts, probe.nativeStatus);
+        this.millisLag = millisLag;
+        boolean loaded = probe.nativeResult.loaded();
+        this.realtimeCoarseResolutionNs = loaded ? NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE) : -1;
+        this.monotonicCoarseResolutionNs = loaded ? NativeClocks.clockGetres(NativeClocks.CLOCK_MONOTONIC_COARSE) : -1;
+        this.x86 = loaded && NativeClocks.isX86();
+        this.cpuFlags = x86 ? NativeClocks.tscFlags() : 0;
+    }
+
+    /** The measured lag of each millis backend present, with the lag it states. */
+    static final class MillisLag {
+        final String reference;
+        final List<MillisLagMeter.Result> results;
+        final Map<String, Long> statedLagNs;
+        /** The worst CLOCK_REALTIME_COARSE was behind: at start-up (the probe's) and in this table, or unknown. */
+        final long coarseLagNs;
+        /** What a coarse L may grow to (five ticks), or -1. */
+        final long capNs;
+
+        MillisLag(String reference, List<MillisLagMeter.Result> results, Map<String, Long> statedLagNs, long coarseLagNs,
+                  long capNs) {
+            this.reference = reference;
+            this.results = results;
+            this.statedLagNs = statedLagNs;
+            this.coarseLagNs = coarseLagNs;
+            this.capNs = capNs;
+        }
+
+        /** The coarse backends state the L the agent states from that lag (the decision's own rule). */
+        MillisLag statingFrom(Measurements m) {
+            Map<String, Long> stated = new LinkedHashMap<>(statedLagNs);
+            long res = m.coarseResolutionNs();
+            for (String coarse : new String[] {Backend.COARSE.settingName(), Backend.JNA_COARSE.settingName()}) {
+                if (stated.containsKey(coarse)) {
+                    stated.put(coarse, m.coarseLagNs() == Measurements.UNKNOWN_LAG ? CoarseLag.floorNs(res)
+                            : CoarseLag.statedNs(res, m.coarseLagNs()));
+                }
+            }
+            return new MillisLag(reference, results, stated, coarseLagNs, CoarseLag.capNs(res));
+        }
+
+        /** Whether the backend's reads kept its L, and L is one that may be stated (within the cap). */
+        boolean kept(MillisLagMeter.Result r) {
+            long stated = statedLagNs.get(r.backend);
+            boolean coarse = !r.backend.equals(Backend.TSC.settingName());
+            return r.within(stated) && (!coarse || stated <= capNs);
+        }
+    }
+
+    /** Probes the machine and measures what the doctor reports: takes a second or two. */
+    public static DoctorFacts collect(Settings settings) {
+        MachineProbe probe = MachineProbe.run(settings, true);
+
+        Map<String, Double> nativeCosts = new LinkedHashMap<>();
+        TscClock tsc = null;
+        String tscProblem = null;
+        if (probe.nativeResult.loaded()) {
+            NativeCostMeter meter = new NativeCostMeter(7, 20_000);
+            nativeCosts.put("clock_gettime(CLOCK_REALTIME)", meter.nanosPerCall(NativeClocks.CLOCK_REALTIME));
+            nativeCosts.put("clock_gettime(CLOCK_MONOTONIC)", meter.nanosPerCall(NativeClocks.CLOCK_MONOTONIC));
+            nativeCosts.put("clock_gettime(CLOCK_REALTIME_COARSE)", meter.nanosPerCall(NativeClocks.CLOCK_REALTIME_COARSE));
+            nativeCosts.put("clock_gettime(CLOCK_MONOTONIC_COARSE)", meter.nanosPerCall(NativeClocks.CLOCK_MONOTONIC_COARSE));
+            nativeCosts.put("gettimeofday", meter.nanosPerCall(NativeClocks.PSEUDO_GETTIMEOFDAY));
+            if (NativeClocks.isX86()) {
+                for (TscRead r : TscRead.values()) {
+                    nativeCosts.put(r.label, meter.nanosPerCall(r.pseudoClockId));
+                }
+            }
+            if (probe.tscChecks != null && probe.tscHealth.calibrated() && probe.tscHealth.crossCpuOk()) {
+                tsc = TscClockStarter.start(probe.tscChecks, settings.recheckMs() * 1_000_000L, TscTrust.ALWAYS,
+                        RuntimeLog.STDERR);
+            } else {
+                tscProblem = DecisionMaker.tscBlocker(probe.facts, probe.nativeStatus, probe.tscHealth);
+            }
+        }
+
+        Map<String, Double> javaCosts = new LinkedHashMap<>();
+        javaCosts.put("System.currentTimeMillis()", measure(System::currentTimeMillis));
+        javaCosts.put("System.nanoTime()", measure(System::nanoTime));
+        if (probe.nativeResult.loaded()) {
+            javaCosts.put(JNI_NOOP, measure(NativeClocks::noop));
+            CoarseMillis coarseMillis = new CoarseMillis();
+            CoarseNanos coarseNanos = new CoarseNanos();
+            javaCosts.put(COARSE_MILLIS, measure(coarseMillis::read));
+            javaCosts.put("coarse nanos (JNI CLOCK_MONOTONIC_COARSE)", measure(coarseNanos::read));
+        }
+        if (probe.jna != null && probe.jna.available()) {
+            javaCosts.put("jna-coarse millis (JNA CLOCK_REALTIME_COARSE)", measure(probe.jna.clock::read));
+        }
+        if (tsc != null) {
+            TscClock clock = tsc;
+            javaCosts.put(TSC_NANOS, measure(clock::nanoTime));
+            javaCosts.put(TSC_MILLIS, measure(clock::currentTimeMillis));
+        }
+        // java.time's system clock, as the JDK has it and as it is once fastclock serves its epoch read.
+        javaCosts.put("Instant.now() (the JDK's java.time read)", measure(DoctorFacts::instantNanos));
+        if (tsc != null) {
+            EpochClock epoch = new TscEpoch(tsc, JDK_EPOCH);
+            javaCosts.put("Instant.now() with fastclock (tsc epoch read)", measure(() -> instantNanos(epoch)));
+        }
+        // The same backends through the entry points rewritten code calls: the difference from the
+        // rows above is what the dispatch costs once compiled.
+        if (probe.nativeResult.loaded()) {
+            LongClock nanos = tsc != null ? new TscNanos(tsc) : new CoarseNanos();
+            if (ClockRegistry.install(new CoarseMillis(), nanos)) {
+                javaCosts.put("FastClock.currentTimeMillis() -> coarse", measure(FastClock::currentTimeMillis));
+                javaCosts.put("FastClock.nanoTime() -> " + nanos.name(), measure(FastClock::nanoTime));
+            }
+        }
+        MillisLag lag = measureMillisLag(probe, tsc);
+        // The decisions see every coarse lag measured here (start-up's and the table's), so that a
+        // backend the table calls BROKEN is one they do not choose.
+        Measurements seen = probe.measurements.withCoarseLagNs(lag.coarseLagNs);
+        Decision auto = new DecisionMaker().decide(settings, probe.facts, seen, probe.nativeStatus, probe.tscHealth);
+        Decision forced = new DecisionMaker().decide(forcedOn(), probe.facts, seen, probe.nativeStatus, probe.tscHealth);
+        return new DoctorFacts(settings, probe, auto, forced, javaCosts, nativeCosts, tsc, tscProblem,
+                lag.statingFrom(seen));
+    }
+
+    /**
+     * Each millis backend present (coarse and tsc through the JNI library, jna-coarse where JNA
+     * loaded) against a nanosecond CLOCK_REALTIME: clock_gettime through the JNI library when it
+     * loaded, else Instant.now() (CLOCK_REALTIME as well on JDK 15+).
+     */
+    private static MillisLag measureMillisLag(MachineProbe probe, TscClock tsc) {
+        Map<String, LongSupplier> backends = new LinkedHashMap<>();
+        Map<String, Long> stated = new LinkedHashMap<>();
+        long res = probe.measurements.coarseResolutionNs();
+        if (probe.nativeResult.loaded()) {
+            backends.put(Backend.COARSE.settingName(), new CoarseMillis()::read);
+            stated.put(Backend.COARSE.settingName(), DecisionMaker.statedMillisLagNs(Backend.COARSE, res));
+        }
+        if (tsc != null) {
+            backends.put(Backend.TSC.settingName(), tsc::currentTimeMillis);
+            stated.put(Backend.TSC.settingName(), DecisionMaker.statedMillisLagNs(Backend.TSC, res));
+        }
+        if (probe.jna != null && probe.jna.available()) {
+            backends.put(Backend.JNA_COARSE.settingName(), probe.jna.clock::read);
+            stated.put(Backend.JNA_COARSE.settingName(), DecisionMaker.statedMillisLagNs(Backend.JNA_COARSE, res));
+        }
+        String referenceName;
+        LongSupplier reference;
+        if (probe.nativeResult.loaded()) {
+            referenceName = "clock_gettime(CLOCK_REALTIME) through JNI";
+            reference = () -> NativeClocks.clockGettime(NativeClocks.CLOCK_REALTIME);
+        } else {
+            referenceName = "Instant.now()";
+            reference = DoctorFacts::instantNanos;
+        }
+        List<MillisLagMeter.Result> results = backends.isEmpty() ? Collections.<MillisLagMeter.Result>emptyList()
+                : MillisLagMeter.measure(backends, reference, System::nanoTime, LAG_NANOS);
+        long coarseLag = probe.measurements.coarseLagNs();
+        for (MillisLagMeter.Result r : results) {
+            if (!r.backend.equals(Backend.TSC.settingName()) && r.reads > 0) {
+                coarseLag = coarseLag == Measurements.UNKNOWN_LAG ? r.worstBehindNs : Math.max(coarseLag, r.worstBehindNs);
+            }
+        }
+        return new MillisLag(referenceName, results, stated, coarseLag, CoarseLag.capNs(res));
+    }
+
+    private static long instantNanos() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    /** What Clock.currentInstant() computes, with its getNanoTimeAdjustment served by {@code epoch}. */
+    private static final long INSTANT_OFFSET_SECONDS = System.currentTimeMillis() / 1000 - 1024;
+
+    private static long instantNanos(EpochClock epoch) {
+        Instant now = Instant.ofEpochSecond(INSTANT_OFFSET_SECONDS, epoch.nanoTimeAdjustment(INSTANT_OFFSET_SECONDS));
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    /** The JDK's read, for the doctor's TscEpoch after a fallback (the doctor has no VM access). */
+    private static final EpochClock JDK_EPOCH = new EpochClock() {
+        @Override
+        public long nanoTimeAdjustment(long offsetSeconds) {
+            Instant now = Instant.now();
+            return (now.getEpochSecond() - offsetSeconds) * 1_000_000_000L + now.getNano();
+        }
+
+        @Override
+        public String name() {
+            return BackendNames.SYSTEM;
+        }
+    };
+
+    private static Settings forcedOn() {
+        Map<String, String> props = new LinkedHashMap<>();
+        for (String name : System.getProperties().stringPropertyNames()) {
+            props.put(name, System.getProperty(name));
+        }
+        props.remove("fastclock.mode");
+        try {
+            return Settings.parse("mode=on", props, System.getenv());
+        } catch (RuntimeException e) {
+            return Settings.parse("mode=on", (Map<String, String>) null);
+        }
+    }
+
+    private static double measure(LongSupplier clock) {
+        return JavaCostMeter.nanosPerCall(clock, ROUND_NANOS, ROUNDS);
+    }
+
+    /** LIMIT per fastclock row that has one: JNI no-op + the C cost of the read the row makes. */
+    Map<String, Double> limits() {
+        Map<String, Double> limits = new LinkedHashMap<>();
+        Double jni = javaCosts.get(JNI_NOOP);
+        if (jni == null) {
+            return limits;
+        }
+        Double coarse = nativeCosts.get("clock_gettime(CLOCK_REALTIME_COARSE)");
+        if (coarse != null && javaCosts.containsKey(COARSE_MILLIS)) {
+            limits.put(COARSE_MILLIS, jni + coarse);
+        }
+        if (tscRunning && probe.tscChecks != null) {
+            limits.put(TSC_NANOS, jni + nativeCosts.get(probe.tscChecks.reads.nanos.label));
+            limits.put(TSC_MILLIS, jni + nativeCosts.get(probe.tscChecks.reads.millis.label));
+        }
+        return limits;
+    }
+
+    /** What CPUID says of the TSC: "invariant TSC, rdtscp, running under a hypervisor", or "not x86". */
+    String cpuid() {
+        if (!x86) {
+            return "not x86";
+        }
+        return ((cpuFlags & NativeClocks.TSC_INVARIANT) != 0 ? "invariant TSC" : "TSC NOT invariant")
+                + ((cpuFlags & NativeClocks.TSC_RDTSCP) != 0 ? ", rdtscp" : ", no rdtscp")
+                + ((cpuFlags & NativeClocks.TSC_HYPERVISOR) != 0 ? ", running under a hypervisor" : "");
+    }
+
+    /** What can be known about LFENCE from inside this process (a VM sees the CPUID its hypervisor shows). */
+    String lfence() {
+        return lfenceLine(cpuFlags);
+    }
+
+    static String lfenceLine(int flags) {
+        if ((flags & NativeClocks.CPU_INTEL) != 0) {
+            return "Intel: LFENCE waits for all earlier instructions (architectural)";
+        }
+        if ((flags & NativeClocks.CPU_AMD) != 0) {
+            return (flags & NativeClocks.LFENCE_SERIALIZING) != 0
+                    ? "AMD: CPUID 8000_0021 EAX[2] says LFENCE is always serialising"
+                    : "AMD: CPUID 8000_0021 EAX[2] not set; MSR C001_1029[1] (set by most kernels) cannot be read from"
+                      + " user space, so lfence; rdtsc is not used";
+        }
+        return "unknown CPU vendor: rdtscp where offered, else lfence; rdtsc (as before this choice existed)";
+    }
+}
