@@ -65,7 +65,7 @@ out_dir="$classes_dir/META-INF/native/$os-$arch"
 mkdir -p "$out_dir"
 
 "$cc" "${cflags[@]}" -shared -I"$jni_include" -I"$jni_include/$os" \
-  -o "$out_dir/libfastclock.so" "$here/src/main/c/fastclock.c" -pthread
+  -o "$out_dir/libfastclock.so" "$here/src/main/c/fastclock.c" -pthread -ldl
 echo "fastclock native build: $out_dir/libfastclock.so"
 
 # Test-only variants with an injected fault (see the top of fastclock.c), loaded by the integration
@@ -75,7 +75,7 @@ mkdir -p "$faults_dir"
 for fault in crosscpu calib dearjni stallcpu; do
   macro=FC_FAULT_$(echo "$fault" | tr '[:lower:]' '[:upper:]')
   "$cc" "${cflags[@]}" -D"$macro" -shared -I"$jni_include" -I"$jni_include/$os" \
-    -o "$faults_dir/libfastclock-$fault.so" "$here/src/main/c/fastclock.c" -pthread
+    -o "$faults_dir/libfastclock-$fault.so" "$here/src/main/c/fastclock.c" -pthread -ldl
   echo "fastclock native build: $faults_dir/libfastclock-$fault.so ($macro, tests only)"
 done
 

@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include <jni.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -394,7 +395,6 @@ JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_sampleTsc(JNIEnv *en
 /* ---- cross-CPU TSC check ------------------------------------------------------------------ */
 
 struct tsc_record {
-    uint64_t seq;
     uint64_t tsc;
     uint32_t worker;
 };
@@ -409,11 +409,10 @@ struct tsc_check {
     pthread_cond_t finished_cond;
     int refs;     /* under lock: the caller and each worker not yet gone */
     int finished; /* under lock: workers that have stopped reading */
-    int enough;   /* under lock: workers that have made min_reads reads */
+    int enough;   /* under lock: workers that have taken part in min_handovers handovers */
     int stop;     /* under lock: set by the caller at the deadline; no record is added after it */
-    uint64_t seq;
     long per_thread;
-    long min_reads;
+    long min_handovers;
     int has_rdtscp;
     struct tsc_record *records; /* nthreads * per_thread, appended only under lock */
     size_t used;
@@ -424,6 +423,7 @@ struct tsc_worker {
     struct tsc_check *check;
     uint32_t index;
     int cpu;
+    long handovers; /* under lock: reads right after another CPU's, or right before one */
     int error; /* 0, or an errno; read by the caller under lock once the worker has finished */
 };
 
@@ -464,15 +464,19 @@ static void *tsc_worker_run(void *arg) {
             pthread_mutex_unlock(&check->lock);
             break;
         }
-        /* Under the lock the sequence number orders the reads in real time, so the TSC values
-           in sequence order must never decrease, whichever CPU each one came from. */
+        /* Under the lock the records' order is the reads' order in real time, so the TSC values
+           in that order must never decrease, whichever CPU each one came from. Only a read right
+           after another CPU's compares two CPUs: those handovers are what the check counts. */
         struct tsc_record *r = &check->records[check->used++];
-        r->seq = ++check->seq;
         r->tsc = tsc_ordered_any(check->has_rdtscp);
         r->worker = w->index;
-        if (i + 1 == check->min_reads) {
-            check->enough++;
-            pthread_cond_signal(&check->finished_cond);
+        if (check->used >= 2 && check->records[check->used - 2].worker != w->index) {
+            struct tsc_worker *before = &check->workers[check->records[check->used - 2].worker];
+            int newly_enough = (++before->handovers == check->min_handovers) + (++w->handovers == check->min_handovers);
+            if (newly_enough > 0) {
+                check->enough += newly_enough;
+                pthread_cond_signal(&check->finished_cond);
+            }
         }
         error = pthread_mutex_unlock(&check->lock);
     }
@@ -493,24 +497,39 @@ static struct timespec timespec_plus(struct timespec at, long long nanos) {
 }
 
 /*
- * One thread pinned to each CPU this process may run on, all reading the TSC in turn under a
- * shared lock and sequence (as fio's cpu clock test does). The caller stops the readers once
- * softNanos have passed and every CPU has made minReadsPerCpu reads, or at hardNanos whatever they
- * have made, and returns without waiting for readers that have not finished (a reader pinned to a
- * busy CPU waits for its turn there). out[0] = CPUs checked, out[1] = reads, out[2] = backward steps
- * seen, out[3] = largest backward step in ticks, out[4] = 1 when the check was stopped before every
- * reader finished, out[5] = fewest reads any one CPU made.
- * Returns 0 when the check ran (look at out[2], out[4], out[5]), or a negative errno.
+ * A reader left running when the check returns runs this library's code later: keep the library
+ * mapped even if the JVM unloads it with its class loader. Returns 0 or -1.
  */
-JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_crossCpuTscCheck(JNIEnv *env, jclass cls, jint readsPerCpu,
-                                                                           jint minReadsPerCpu, jlong softNanos,
-                                                                           jlong hardNanos, jlongArray out) {
+static int pin_this_library(void) {
+    Dl_info info;
+    if (dladdr((void *)&pin_this_library, &info) == 0 || info.dli_fname == NULL) return -1;
+    /* RTLD_NOLOAD: only a reference to the copy already loaded, which RTLD_NODELETE then keeps. */
+    return dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE) == NULL ? -1 : 0;
+}
+
+/*
+ * One thread pinned to each CPU this process may run on, all reading the TSC in turn under a
+ * shared lock (as fio's cpu clock test does). The caller stops the readers once softNanos have
+ * passed and every CPU has taken part in minHandoversPerCpu handovers (a read right after another
+ * CPU's), or at hardNanos whatever they have done, and returns without waiting for readers that have
+ * not finished (a reader pinned to a busy CPU waits for its turn there). out[0] = CPUs checked,
+ * out[1] = reads, out[2] = backward steps seen, out[3] = largest backward step in ticks, out[4] = 1
+ * when the check was stopped before every reader finished, out[5] = fewest handovers any one CPU
+ * took part in. Returns 0 when the check ran (look at out[2], out[4], out[5]), or a negative errno.
+ * (Named apart from the unbounded check it replaced, so that a jar and a library of different
+ * versions fail to link instead of calling each other with the wrong arguments.)
+ */
+JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_crossCpuTscCheckBounded(JNIEnv *env, jclass cls,
+                                                                                  jint readsPerCpu,
+                                                                                  jint minHandoversPerCpu,
+                                                                                  jlong softNanos, jlong hardNanos,
+                                                                                  jlongArray out) {
     (void)cls;
     if (!FC_X86) {
         return -ENOTSUP;
     }
-    if (out == NULL || (*env)->GetArrayLength(env, out) < 6 || readsPerCpu <= 0 || minReadsPerCpu <= 0
-        || minReadsPerCpu > readsPerCpu || softNanos <= 0 || hardNanos < softNanos || hardNanos > 10 * NANOS_PER_SECOND) {
+    if (out == NULL || (*env)->GetArrayLength(env, out) < 6 || readsPerCpu <= 0 || minHandoversPerCpu <= 0
+        || softNanos <= 0 || hardNanos < softNanos || hardNanos > 60 * NANOS_PER_SECOND) {
         return -EINVAL;
     }
     cpu_set_t allowed;
@@ -534,7 +553,7 @@ JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_crossCpuTscCheck(JNI
     struct tsc_check *check = calloc(1, sizeof(*check));
     if (check == NULL) return -ENOMEM;
     check->per_thread = readsPerCpu;
-    check->min_reads = minReadsPerCpu;
+    check->min_handovers = minHandoversPerCpu;
     check->has_rdtscp = cpu_has_rdtscp();
     check->records = calloc((size_t)ncpu * (size_t)readsPerCpu, sizeof(struct tsc_record));
     check->workers = calloc((size_t)ncpu, sizeof(struct tsc_worker));
@@ -588,6 +607,7 @@ JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_crossCpuTscCheck(JNI
         if (rc != 0) {
             pthread_mutex_lock(&check->lock);
             check->refs--;
+            check->stop = 1; /* no reader waits for this one */
             pthread_mutex_unlock(&check->lock);
             result = -rc;
             break;
@@ -616,7 +636,14 @@ JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_crossCpuTscCheck(JNI
         if (check->workers[i].error != 0 && result == 0) result = -check->workers[i].error;
     }
     size_t used = check->used;
+    long fewest = -1;
+    for (int i = 0; i < ncpu; i++) {
+        if (fewest < 0 || check->workers[i].handovers < fewest) fewest = check->workers[i].handovers;
+    }
     pthread_mutex_unlock(&check->lock);
+    if (cut_short && pin_this_library() != 0 && result == 0) {
+        result = -ELIBACC;
+    }
 
 #if defined(FC_FAULT_CROSSCPU)
     if (result == 0 && used >= 2) {
@@ -626,29 +653,18 @@ JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_crossCpuTscCheck(JNI
     }
 #endif
     if (result == 0) {
-        /* Records were appended under the lock, so array order is sequence order. */
+        /* Records were appended under the lock, so array order is the reads' order. */
         jlong backwards = 0;
         jlong worst = 0;
-        long fewest = readsPerCpu;
-        long *per_worker = calloc((size_t)ncpu, sizeof(long));
-        if (per_worker == NULL) {
-            result = -ENOMEM;
-        } else {
-            for (size_t i = 0; i < used; i++) {
-                per_worker[check->records[i].worker]++;
-                if (i > 0 && check->records[i].tsc < check->records[i - 1].tsc) {
-                    jlong step = (jlong)(check->records[i - 1].tsc - check->records[i].tsc);
-                    backwards++;
-                    if (step > worst) worst = step;
-                }
+        for (size_t i = 1; i < used; i++) {
+            if (check->records[i].tsc < check->records[i - 1].tsc) {
+                jlong step = (jlong)(check->records[i - 1].tsc - check->records[i].tsc);
+                backwards++;
+                if (step > worst) worst = step;
             }
-            for (int i = 0; i < ncpu; i++) {
-                if (per_worker[i] < fewest) fewest = per_worker[i];
-            }
-            free(per_worker);
-            jlong values[6] = {ncpu, (jlong)used, backwards, worst, cut_short, fewest};
-            (*env)->SetLongArrayRegion(env, out, 0, 6, values);
         }
+        jlong values[6] = {ncpu, (jlong)used, backwards, worst, cut_short, fewest};
+        (*env)->SetLongArrayRegion(env, out, 0, 6, values);
     }
     pthread_mutex_lock(&check->lock);
     tsc_check_release_locked(check);

@@ -85,10 +85,12 @@ public final class NativeClocks {
     public static native int sampleTsc(int tries, long[] out);
 
     /**
-     * Cross-CPU TSC check, stopped once softNanos have passed and every CPU has made minReadsPerCpu
-     * reads, or at hardNanos whatever they have made: out = {cpus, reads, backward steps, worst step
-     * ticks, 1 if stopped before every CPU made readsPerCpu reads, fewest reads one CPU made}.
-     * Returns 0 when it ran, or a negative errno.
+     * Cross-CPU TSC check, stopped once softNanos have passed and every CPU has taken part in
+     * minHandoversPerCpu handovers (a read right after another CPU's), or at hardNanos whatever they
+     * have done: out = {cpus, reads, backward steps, worst step ticks, 1 if stopped before every CPU
+     * made readsPerCpu reads, fewest handovers one CPU took part in}. Returns 0 when it ran, or a
+     * negative errno.
      */
-    public static native int crossCpuTscCheck(int readsPerCpu, int minReadsPerCpu, long softNanos, long hardNanos, long[] out);
+    public static native int crossCpuTscCheckBounded(int readsPerCpu, int minHandoversPerCpu, long softNanos,
+            long hardNanos, long[] out);
 }

@@ -12,22 +12,23 @@ public final class TscChecks {
     /** Reads per CPU for the cross-CPU check: about a millisecond on two idle CPUs. */
     static final int CROSS_CPU_READS = 5_000;
     /**
-     * When the cross-CPU check stops, even unfinished, if every CPU has made its least reads. Each
-     * reader is pinned to one CPU and waits for its turn there, so busy CPUs stretch the check
-     * (DESIGN-NOTES 18); past this it keeps what it has once that is enough.
+     * When the cross-CPU check stops, even unfinished, if every CPU has compared its TSC with the
+     * others' often enough. Each reader is pinned to one CPU and waits for its turn there, so busy
+     * CPUs stretch the check (DESIGN-NOTES 18); past this it keeps what it has once that is enough.
      */
     static final long CROSS_CPU_SOFT_NANOS = 10_000_000L;
     /**
-     * The most the check waits for a CPU that has not made its least reads: then the TSC is not
+     * The most the check waits for a CPU that has not compared often enough: then the TSC is not
      * used. On 2 CPUs with 4 busy loops beside them the unbounded check took up to 230 ms; a CPU
      * held by a real-time spinner would have held JVM start-up until the kernel throttled it.
      */
     static final long CROSS_CPU_HARD_NANOS = 250_000_000L;
     /**
-     * Reads each CPU must have made for a check stopped early to count: enough to have been
-     * compared with the other CPUs' reads many times (a complete check makes 5,000 each).
+     * Handovers (a read right after another CPU's: the only reads that compare two CPUs) each CPU
+     * must have taken part in for a check stopped early to count. A complete check on 2 idle CPUs
+     * has thousands; a reader that made all its reads in a row has two at most.
      */
-    static final int CROSS_CPU_MIN_READS = 100;
+    static final int CROSS_CPU_MIN_HANDOVERS = 50;
     /**
      * Length of each calibration half. It is JVM start-up time, so it is short: sample windows are
      * tens of ns here, so 2 ms gives the rate to a few tens of ppm. The clock's first segment is
@@ -63,16 +64,17 @@ public final class TscChecks {
         return crossCpuRan && crossCpuProblem == null;
     }
 
-    /** What the check's figures show wrong, or null: out as NativeClocks.crossCpuTscCheck fills it. */
+    /** What the check's figures show wrong, or null: out as NativeClocks.crossCpuTscCheckBounded fills it. */
     static String crossCpuProblem(long[] out) {
         if (out[2] > 0) {
             return String.format("the TSC went backwards %d times across %d CPUs (worst %d ticks)", out[2], out[0], out[3]);
         }
         boolean stoppedEarly = out[4] != 0;
-        if (stoppedEarly && out[5] < CROSS_CPU_MIN_READS) {
+        if (stoppedEarly && out[5] < CROSS_CPU_MIN_HANDOVERS) {
             // Safety over speed: a CPU that was not compared is not known to agree.
-            return String.format("it did not finish within its %d ms (the CPUs were busy): one of %d CPUs made %d of"
-                    + " the %d reads needed", CROSS_CPU_HARD_NANOS / 1_000_000, out[0], out[5], CROSS_CPU_MIN_READS);
+            return String.format("it did not finish within its %d ms (the CPUs were busy): one of %d CPUs was compared"
+                    + " with the others %d times of the %d needed", CROSS_CPU_HARD_NANOS / 1_000_000, out[0], out[5],
+                    CROSS_CPU_MIN_HANDOVERS);
         }
         return null;
     }
@@ -81,7 +83,7 @@ public final class TscChecks {
         int flags = NativeClocks.tscFlags();
         TscReadChoice choice = TscReadChoice.measure();
         long[] out = new long[6];
-        int rc = NativeClocks.crossCpuTscCheck(CROSS_CPU_READS, CROSS_CPU_MIN_READS, CROSS_CPU_SOFT_NANOS,
+        int rc = NativeClocks.crossCpuTscCheckBounded(CROSS_CPU_READS, CROSS_CPU_MIN_HANDOVERS, CROSS_CPU_SOFT_NANOS,
                 CROSS_CPU_HARD_NANOS, out);
         boolean ran = rc == 0;
         String crossProblem = ran ? crossCpuProblem(out) : "it could not run (errno " + -rc + ")";

@@ -24,7 +24,7 @@ class TscChecksFaultIT {
         CROSSCPU("crosscpu", "the cross-CPU check failed: the TSC went backwards", "worst 1000 ticks"),
         CALIB("calib", "TSC calibration did not converge", "the two halves differ by"),
         /** One CPU's reader never gets to run within the check's budget: the start does not wait for it. */
-        STALLCPU("stallcpu", "the cross-CPU check failed: it did not finish within its", "CPUs made 0 of the");
+        STALLCPU("stallcpu", "the cross-CPU check failed: it did not finish within its", "was compared with the others 0 times");
 
         final String library;
         /** DecisionMaker's words for the check, and a detail only the injected fault produces. */
