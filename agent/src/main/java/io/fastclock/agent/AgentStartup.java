@@ -58,10 +58,12 @@ final class AgentStartup {
      * @param how premain or agentmain; from agentmain every loaded class is the application's, so
      *     classes whose class file cannot be read as a resource (generated at run time) are
      *     retransformed too, and the transformer decides from their real bytes
+     * @param background premain on start=background's thread: main has run meanwhile, so what has
+     *     loaded is taken over as from agentmain
      */
     static void start(Settings settings, Instrumentation inst, MachineProbe probe, AgentLog log, int loadedBeforeAgent,
-            String how) throws ReflectiveOperationException {
-        boolean attached = how.equals("agentmain");
+            String how, boolean background) throws ReflectiveOperationException {
+        boolean attached = how.equals("agentmain") || background;
         long started = System.nanoTime() - probe.elapsedNanos; // for log=debug's start-up figure
         Decision decision = probe.decision;
         TscClock tsc = null;
@@ -113,7 +115,7 @@ final class AgentStartup {
         }
         String startLine = decision.summary() + probe.nativeNote() + "; " + millisResolution(decision, probe) + "; "
                 + jdkCoverage(coverage, jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
-                + " classes loaded before the agent rewritten";
+                + " classes loaded before the agent rewritten" + (background ? FastclockAgent.BACKGROUND_NOTE : "");
         LiveAgentState.active(startLine, decision.millis().backend(), decision.nanos().backend(),
                 epoch != null && jdk != JdkScope.NONE ? epoch.name() : BackendNames.SYSTEM, stats, jdkStats, tsc);
         LiveAgentState.millisLag(statedLagMs(decision));

@@ -21,6 +21,9 @@ public final class FastclockAgent {
     /** Per copy: each -javaagent or attach of the jar defines the agent's module anew ({@link #earlierCopy}). */
     private static volatile boolean started;
 
+    /** How a start line ends when start=background decided it while main ran. */
+    static final String BACKGROUND_NOTE = "; decided in the background";
+
     /** The agent argument of {@code java -jar fastclock.jar detach PID}. */
     static final String DETACH = "detach";
 
@@ -43,8 +46,10 @@ public final class FastclockAgent {
      * Called by {@link Launch} once the JVM's own Instrumentation is checked.
      *
      * @param how premain or agentmain
+     * @param background premain's work on start=background's thread, while main runs: what has
+     *     loaded meanwhile is taken over as an attach takes over a running JVM
      */
-    static void start(String args, Instrumentation inst, String how) {
+    static void start(String args, Instrumentation inst, String how, boolean background) {
         try {
             Class<?>[] loaded = inst.getAllLoadedClasses();
             Module earlier = earlierCopy(loaded);
@@ -86,6 +91,7 @@ public final class FastclockAgent {
             }
             String fastHere = FastSystemClocksCheck.inactiveLine(settings);
             if (fastHere != null) {
+                fastHere += background ? BACKGROUND_NOTE : "";
                 AgentState.inactive(fastHere);
                 if (settings.log() != Settings.Log.QUIET) {
                     System.err.println(OneLine.escape(fastHere));
@@ -110,7 +116,7 @@ public final class FastclockAgent {
             }
             if (!probe.decision.active()) {
                 // Inactive: no class defined in the boot loader, no JDK package exported for it.
-                String line = probe.decision.summary() + probe.nativeNote();
+                String line = probe.decision.summary() + probe.nativeNote() + (background ? BACKGROUND_NOTE : "");
                 AgentState.inactive(line);
                 log.info(line);
                 Telemetry.started(settings, ActivationFactsOf.decision(how, line, probe, settings));
@@ -118,8 +124,11 @@ public final class FastclockAgent {
             }
             BootstrapInjector.defineRuntime(inst);
             // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
-            AgentStartup.start(settings, inst, probe, log, loadedBefore, how);
+            AgentStartup.start(settings, inst, probe, log, loadedBefore, how, background);
         } catch (Throwable t) {
+            if (background && ShutdownCheck.inProgress()) {
+                return; // the JVM ended before the verdict: it ends as it would without the agent
+            }
             String line = OneLine.PREFIX + "agent not started, the application runs on the system clocks: " + t;
             System.err.println(OneLine.escape(line));
             try {

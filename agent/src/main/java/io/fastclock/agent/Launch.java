@@ -12,8 +12,9 @@ import java.util.function.Function;
  * finds it too gets nothing: the agent starts only with the JVM's own Instrumentation, and starts
  * once.
  *
- * <p>{@code apply({"premain"|"agentmain", String agentArgs, Instrumentation})} or
- * {@code apply({"main", String[] commandLine})}.
+ * <p>{@code apply({"premain"|"agentmain", String agentArgs, Instrumentation})},
+ * {@code apply({"premain", String agentArgs, Instrumentation, Boolean.TRUE})} from start=background's
+ * thread, or {@code apply({"main", String[] commandLine})}.
  */
 public final class Launch implements Function<Object[], Object> {
     /** {@code apply({DETACH, null, Instrumentation})}: a later copy asks the one that started to detach. */
@@ -39,7 +40,7 @@ public final class Launch implements Function<Object[], Object> {
         if (how.equals(DETACH)) {
             FastclockAgent.detachThisCopy();
         } else {
-            FastclockAgent.start((String) args[1], inst, how);
+            FastclockAgent.start((String) args[1], inst, how, args.length > 3 && Boolean.TRUE.equals(args[3]));
         }
         return null;
     }

@@ -107,6 +107,22 @@ public final class Settings {
         }
     }
 
+    /** When premain decides (start=...). */
+    public enum Start {
+        /** premain decides before main runs (the default). */
+        WAIT,
+        /**
+         * premain returns at once; the agent decides on a thread of its own and takes over what has
+         * loaded meanwhile as an attach does. io.fastclock.entry.StartSetting reads this key before
+         * the agent's module exists.
+         */
+        BACKGROUND;
+
+        public String settingName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     /** How much the agent says on stderr. */
     public enum Log {
         QUIET, INFO, DEBUG;
@@ -170,7 +186,12 @@ public final class Settings {
          * TSC clock where it runs, else the JDK) | coarse (also, where no TSC clock runs and
          * currentTimeMillis is on a coarse clock, that clock, at one kernel tick of resolution).
          */
-        INSTANT("instant", InstantClock.values(), InstantClock.AUTO);
+        INSTANT("instant", InstantClock.values(), InstantClock.AUTO),
+        /**
+         * When premain decides: wait (default: before main runs) | background (premain returns at once,
+         * main runs on the system clocks until the verdict, then the agent takes over as an attach does).
+         */
+        START("start", Start.values(), Start.WAIT);
 
         final String key;
         private final int kind;
@@ -533,6 +554,11 @@ public final class Settings {
     /** Who may serve java.time's epoch read. */
     public InstantClock instant() {
         return (InstantClock) value(Key.INSTANT);
+    }
+
+    /** When premain decides: before main (wait) or on a thread of its own (background). */
+    public Start start() {
+        return (Start) value(Key.START);
     }
 
     /** Which of the JDK's classes have their clock calls replaced. */

@@ -42,11 +42,19 @@ public final class AgentEntry {
                 System.err.println("fastclock: " + how + " refused: " + oneLine(refusal));
                 return;
             }
+            if (how.equals("premain") && StartSetting.background(args, System.getProperties(), System.getenv())) {
+                BackgroundStart.begin(args, inst);
+                return;
+            }
             PrivateModule.define(false).launch(new Object[] {how, args, inst});
         } catch (Throwable t) {
-            System.err.println("fastclock: agent not started, the application runs on the system clocks: "
-                    + oneLine(String.valueOf(t)));
+            notStarted(t);
         }
+    }
+
+    static void notStarted(Throwable t) {
+        System.err.println("fastclock: agent not started, the application runs on the system clocks: "
+                + oneLine(String.valueOf(t)));
     }
 
     /**

@@ -145,10 +145,10 @@ class SettingsTest {
         "include=.com|fastclock: bad setting include=.com (agent argument): accepted values are dotted package or class-name prefixes (Java identifier characters and dots) separated by ':'; '.com' is not one",
         "include=com..acme|fastclock: bad setting include=com..acme (agent argument): accepted values are dotted package or class-name prefixes (Java identifier characters and dots) separated by ':'; 'com..acme' is not one",
         "include=com.*|fastclock: bad setting include=com.* (agent argument): accepted values are dotted package or class-name prefixes (Java identifier characters and dots) separated by ':'; 'com.*' is not one",
-        "nanoz=tsc|fastclock: unknown setting 'nanoz' (agent argument): known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx, instant",
+        "nanoz=tsc|fastclock: unknown setting 'nanoz' (agent argument): known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx, instant, start",
         "mode=on,mode=off|fastclock: setting 'mode' given twice in agent arguments",
         "mode=on,log=debug,mode=on|fastclock: setting 'mode' given twice in agent arguments",
-        "modeon|fastclock: bad agent argument 'modeon': expected key=value pairs separated by ',' (known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx, instant)",
+        "modeon|fastclock: bad agent argument 'modeon': expected key=value pairs separated by ',' (known settings are mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx, instant, start)",
     })
     void badAgentArgument(String agentArgs, String message) {
         assertEquals(message, error(agentArgs));
@@ -157,14 +157,14 @@ class SettingsTest {
     @Test
     void badSystemProperties() {
         assertEquals("fastclock: unknown setting 'nanoz' (system property fastclock.nanoz): known settings are "
-                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx, instant",
+                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx, instant, start",
                 error(null, props("fastclock.nanoz", "tsc")));
         assertEquals("fastclock: bad setting nanos=fast (system property fastclock.nanos): accepted values are "
                 + "auto, tsc, system, coarse", error("", props("fastclock.nanos", "fast")));
         assertEquals("fastclock: bad setting threshold=abc (system property fastclock.threshold): accepted values "
                 + "are a whole number of nanoseconds from 1 to 1000000", error(null, props("fastclock.threshold", "abc")));
         assertEquals("fastclock: unknown setting '' (system property fastclock.): known settings are "
-                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx, instant",
+                        + "mode, millis, nanos, include, exclude, log, threshold, sysfs, procfs, recheck, library, jdk, jmx, instant, start",
                 error(null, props("fastclock.", "x")));
     }
 
@@ -242,7 +242,7 @@ class SettingsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk", "jmx", "instant"})
+    @ValueSource(strings = {"mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk", "jmx", "instant", "start"})
     void everyKeyIsKnown(String key) {
         assertTrue(Settings.KEYS.contains(key), key);
         try {

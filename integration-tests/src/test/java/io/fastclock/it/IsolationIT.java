@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * entry point that does anything for it (premain, agentmain "detach", the agent module's service),
  * and any clock state it can change. Active (mode=on; under the simulator with the defaults),
  * inactive verdicts (the defaults on this host; millis=system,nanos=system; a library that does
- * not exist), and attached to the running program.
+ * not exist), attached to the running program, and decided in the background (start=background:
+ * probed once the verdict is in).
  *
  * <p>Proves, in docs/CONTRACT.md: host.no-rights.
  */
@@ -30,11 +31,14 @@ class IsolationIT {
     @TempDir
     Path temp;
 
+    /** Decided on the agent's own thread while main runs; probed once the verdict is in. */
+    static final String BACKGROUND = "mode=on,start=background";
+
     static List<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
         for (Jdk jdk : Jdk.all()) {
             for (String how : new String[] {"mode=on", "mode=on,jmx=on", "defaults", "simulator", "millis=system,nanos=system",
-                "library=/nonexistent/libfastclock.so", "attach"}) {
+                "library=/nonexistent/libfastclock.so", "attach", BACKGROUND}) {
                 out.add(Arguments.of(jdk, how));
             }
         }
@@ -59,6 +63,17 @@ class IsolationIT {
                 ForkedJvm.Result attach = AttachIT.command(jdk, "attach", Long.toString(app.pid()), "mode=on");
                 attachOutput = attach.toString();
                 assertEquals(0, attach.exitCode, attachOutput);
+                Files.createFile(trigger);
+                with = app.finish();
+            }
+        } else if (how.equals(BACKGROUND)) {
+            Path trigger = temp.resolve("go");
+            try (ForkedJvm.Running app = ForkedJvm.on(jdk).agentArgs(how).main(RightsProbeApp.class, jar, trigger.toString()).start()) {
+                app.awaitLine("waiting=1");
+                long deadline = System.nanoTime() + 60_000_000_000L;
+                while (!app.stderr().contains("fastclock: active") && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
                 Files.createFile(trigger);
                 with = app.finish();
             }

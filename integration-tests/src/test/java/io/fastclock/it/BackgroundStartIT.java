@@ -1,0 +1,118 @@
+package io.fastclock.it;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fastclock.it.apps.BackgroundSwitchApp;
+import io.fastclock.it.apps.HelloApp;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * start=background (issue 19, item 1): premain returns at once, main runs on the system clocks
+ * while the agent decides on its own thread, then the agent takes over what has loaded as an attach
+ * does. Proves, through that switch, the clauses a running application can see change under it
+ * (docs/CONTRACT.md): nanos.monotonic in one thread and across threads, millis.lag, epoch.bounds;
+ * that after the verdict the rewritten reads no longer reach the slow clock (counted, not timed);
+ * and that a JVM ending before the verdict ends as it would without the agent.
+ */
+class BackgroundStartIT {
+    static final Pattern LAG = Pattern.compile("lag up to (\\d+) ms");
+    /** 10,000 rounds of one nanoTime and one currentTimeMillis in the counted window. */
+    static final long MAX_SLOW_READS_AFTER_VERDICT = 20;
+
+    static Jdk[] jdks() {
+        return Jdk.all().toArray(new Jdk[0]);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void theSwitchKeepsTheContractAndTakesOverTheReads(Jdk jdk) throws Exception {
+        HostMachine.assumeTscClock("nanoTime on the TSC clock after the verdict");
+        SlowReadCount count = SlowReadCount.create();
+        ForkedJvm.Result r = count.underSimulator(ForkedJvm.on(jdk).agentArgs("start=background"), 0)
+                .main(BackgroundSwitchApp.class, "2", "500", "30").run();
+        SlowReadCount.Counts counts = count.read();
+        System.out.println("[BackgroundStartIT] " + jdk + ": " + r.stdout.replace('\n', ' ') + counts);
+        assertEquals(0, r.exitCode, r.toString());
+        String start = startLine(r);
+        Matcher lag = LAG.matcher(start);
+        assertTrue(lag.find(), r.toString());
+        long lagMs = Long.parseLong(lag.group(1));
+        assertAll(jdk.toString(),
+                () -> assertEquals("null", r.value("activeAtMain"), "the verdict was in before main began\n" + r),
+                // A JVM that ends before the verdict must not wait for it.
+                () -> assertEquals("daemon", r.value("startThread"), r.toString()),
+                () -> assertEquals("true", r.value("active"), r.toString()),
+                () -> assertTrue(start.startsWith("fastclock: active:") && start.endsWith("; decided in the background"),
+                        start),
+                () -> assertTrue(r.value("backends").contains("nanos=tsc"), r.toString()),
+                () -> assertTrue(r.longValue("reads") > r.longValue("readsAfterVerdict") && r.longValue("readsAfterVerdict") > 1000,
+                        "reads on both sides of the verdict\n" + r),
+                () -> assertEquals(0, r.longValue("nanos.backwardsSingleThread"), "nanoTime backwards in one thread\n" + r),
+                () -> assertEquals(0, r.longValue("nanos.backwardsAcrossThreads"), "nanoTime backwards across threads\n" + r),
+                () -> assertTrue(r.longValue("millis.worstBehindMs") <= lagMs, "millis past L = " + lagMs + " ms\n" + r),
+                () -> assertTrue(r.longValue("millis.worstAheadMs") <= 1, "millis ahead\n" + r),
+                () -> assertEquals(0, r.longValue("instant.outside"), "Instant.now() outside [ref - 1 ms, ref + 1 ms]\n" + r),
+                () -> assertTrue(counts.inCountedThreads() <= MAX_SLOW_READS_AFTER_VERDICT,
+                        "after the verdict the rewritten reads still reach the slow clock: " + counts + "\n" + r));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void anApplicationInterruptingEveryThreadDoesNotStopTheVerdict(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("start=background")
+                .main(BackgroundSwitchApp.class, "1", "0", "30", "interrupt").run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertTrue(r.longValue("startThreadInterrupts") > 0, "the start thread was never there to interrupt\n" + r);
+        assertEquals("true", r.value("active"), r.toString());
+        assertTrue(startLine(r).startsWith("fastclock: active:"), r.toString());
+        assertTrue(!r.stderr.contains("not started"), r.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aJvmThatEndsBeforeTheVerdictEndsAsWithoutTheAgent(Jdk jdk) throws Exception {
+        ForkedJvm.Result without = ForkedJvm.on(jdk).slowClocksource(0).withoutAgent().main(HelloApp.class).run();
+        // Given as a system property this time: the entry reads the key from every source.
+        ForkedJvm.Result with = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("log=debug")
+                .jvmArg("-Dfastclock.start=background").main(HelloApp.class).run();
+        System.out.println("[BackgroundStartIT] " + jdk + " hello: " + with.stdout.replace('\n', ' ') + "| stderr: "
+                + with.stderr.replace('\n', ' '));
+        assertEquals(0, with.exitCode, with.toString());
+        assertEquals("null", with.value("active"), "the verdict was in before main began\n" + with);
+        assertEquals(without.stdout, with.stdout, with.toString());
+        for (String line : with.stderr.split("\n")) {
+            // Only what the agent says on its way to a verdict the JVM may not wait for; never a failure.
+            assertTrue(line.isEmpty() || line.startsWith("fastclock: ") && !line.contains("not started"),
+                    "stderr: " + line + "\n" + with);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aBadStartValueIsRejectedAndTheApplicationRuns(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("start=later").main(HelloApp.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("hello=ok", r.stdout.split("\n")[0], r.toString());
+        assertTrue(r.stderr.startsWith("fastclock: bad setting start=later (agent argument): accepted values are wait, background"),
+                r.toString());
+        assertEquals("none", r.value("backends"), r.toString());
+    }
+
+    private static String startLine(ForkedJvm.Result r) {
+        String found = null;
+        for (String line : r.agentLines()) {
+            if (line.startsWith("fastclock: active:") || line.startsWith("fastclock: inactive:")) {
+                assertEquals(null, found, "two start lines\n" + r);
+                found = line;
+            }
+        }
+        assertNotNull(found, "no start line\n" + r);
+        return found;
+    }
+}
