@@ -11,6 +11,7 @@ import io.fastclock.probe.MachineProbe;
 import io.fastclock.probe.MachineReader;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
+import java.util.Map;
 
 /**
  * What premain and agentmain do (io.fastclock.entry.AgentEntry, the jar's Premain-Class and
@@ -48,8 +49,11 @@ public final class FastclockAgent {
      * @param how premain or agentmain
      * @param background premain's work on start=background's thread, while main runs: what has
      *     loaded meanwhile is taken over as an attach takes over a running JVM
+     * @param propertiesAtPremain with background, the fastclock.* system properties as premain saw
+     *     them: the settings come from those, not from what the application may have set since
      */
-    static void start(String args, Instrumentation inst, String how, boolean background) {
+    static void start(String args, Instrumentation inst, String how, boolean background,
+            Map<String, String> propertiesAtPremain) {
         try {
             Class<?>[] loaded = inst.getAllLoadedClasses();
             Module earlier = earlierCopy(loaded);
@@ -71,7 +75,8 @@ public final class FastclockAgent {
             AgentState.started(how);
             Settings settings;
             try {
-                settings = Settings.fromSystem(args);
+                settings = propertiesAtPremain != null ? Settings.parse(args, propertiesAtPremain, System.getenv())
+                        : Settings.fromSystem(args);
             } catch (SettingsException e) {
                 String line = e.getMessage() + "; fastclock is off and the application runs on the system clocks";
                 System.err.println(OneLine.escape(line));

@@ -3,6 +3,8 @@ package io.fastclock.agent;
 import io.fastclock.commands.Commands;
 import io.fastclock.config.OneLine;
 import java.lang.instrument.Instrumentation;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.function.Function;
 
@@ -13,8 +15,9 @@ import java.util.function.Function;
  * once.
  *
  * <p>{@code apply({"premain"|"agentmain", String agentArgs, Instrumentation})},
- * {@code apply({"premain", String agentArgs, Instrumentation, Boolean.TRUE})} from start=background's
- * thread, or {@code apply({"main", String[] commandLine})}.
+ * {@code apply({"premain", String agentArgs, Instrumentation, Boolean.TRUE, Map<String, String>})} from
+ * start=background's thread (the map: the fastclock.* system properties as premain saw them), or
+ * {@code apply({"main", String[] commandLine})}.
  */
 public final class Launch implements Function<Object[], Object> {
     /** {@code apply({DETACH, null, Instrumentation})}: a later copy asks the one that started to detach. */
@@ -40,9 +43,21 @@ public final class Launch implements Function<Object[], Object> {
         if (how.equals(DETACH)) {
             FastclockAgent.detachThisCopy();
         } else {
-            FastclockAgent.start((String) args[1], inst, how, args.length > 3 && Boolean.TRUE.equals(args[3]));
+            boolean background = args.length > 4 && Boolean.TRUE.equals(args[3]) && args[4] instanceof Map;
+            FastclockAgent.start((String) args[1], inst, how, background, background ? propertyMap((Map<?, ?>) args[4]) : null);
         }
         return null;
+    }
+
+    /** A copy of premain's map with only String keys and values (it crossed from the class path). */
+    private static Map<String, String> propertyMap(Map<?, ?> given) {
+        Map<String, String> copy = new HashMap<>();
+        for (Map.Entry<?, ?> e : given.entrySet()) {
+            if (e.getKey() instanceof String && e.getValue() instanceof String) {
+                copy.put((String) e.getKey(), (String) e.getValue());
+            }
+        }
+        return copy;
     }
 
     /** Calls the provider of another copy's module (its layer's, found through ServiceLoader). */

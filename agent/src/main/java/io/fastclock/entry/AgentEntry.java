@@ -43,7 +43,7 @@ public final class AgentEntry {
                 return;
             }
             if (how.equals("premain") && StartSetting.background(args, System.getProperties(), System.getenv())) {
-                BackgroundStart.begin(args, inst);
+                BackgroundStart.begin(args, inst, BackgroundStart.settingsProperties(System.getProperties()));
                 return;
             }
             PrivateModule.define(false).launch(new Object[] {how, args, inst});

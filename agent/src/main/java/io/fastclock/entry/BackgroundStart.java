@@ -1,6 +1,10 @@
 package io.fastclock.entry;
 
 import java.lang.instrument.Instrumentation;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
 
 /**
  * start=background: premain hands everything, the agent's module included, to a daemon thread
@@ -15,18 +19,36 @@ final class BackgroundStart implements Runnable {
     static final String THREAD_NAME = "fastclock-start";
 
     private final String args;
+    /** The fastclock.* system properties as premain saw them, before any application code ran. */
+    private final Map<String, String> properties;
     /** Cleared as the thread begins: from then on only its stack holds the Instrumentation. */
     private Instrumentation inst;
 
-    private BackgroundStart(String args, Instrumentation inst) {
+    private BackgroundStart(String args, Instrumentation inst, Map<String, String> properties) {
         this.args = args;
         this.inst = inst;
+        this.properties = properties;
     }
 
-    static void begin(String args, Instrumentation inst) {
-        Thread t = new Thread(new BackgroundStart(args, inst), THREAD_NAME);
+    static void begin(String args, Instrumentation inst, Map<String, String> properties) {
+        Thread t = new Thread(new BackgroundStart(args, inst, properties), THREAD_NAME);
         t.setDaemon(true);
         t.start();
+    }
+
+    /**
+     * The settings' system properties, copied on premain's thread: main runs before the agent reads
+     * its settings, and a property the application sets meanwhile (fastclock.library, fastclock.sysfs)
+     * must not choose what the agent loads or believes.
+     */
+    static Map<String, String> settingsProperties(Properties system) {
+        Map<String, String> copy = new HashMap<>();
+        for (String name : system.stringPropertyNames()) {
+            if (name.startsWith("fastclock.")) {
+                copy.put(name, system.getProperty(name));
+            }
+        }
+        return Collections.unmodifiableMap(copy);
     }
 
     @Override
@@ -34,7 +56,7 @@ final class BackgroundStart implements Runnable {
         Instrumentation handed = inst;
         inst = null;
         try {
-            PrivateModule.define(false).launch(new Object[] {"premain", args, handed, Boolean.TRUE});
+            PrivateModule.define(false).launch(new Object[] {"premain", args, handed, Boolean.TRUE, properties});
         } catch (Throwable t) {
             AgentEntry.notStarted(t);
         }

@@ -74,6 +74,18 @@ class BackgroundStartIT {
         assertTrue(!r.stderr.contains("not started"), r.toString());
     }
 
+    /** host.no-rights: the settings are the deployer's, read before main; what main sets later is ignored. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void settingsTheApplicationSetsWhileTheAgentDecidesAreIgnored(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("start=background")
+                .main(BackgroundSwitchApp.class, "1", "0", "30", "setSettings").run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertEquals("null", r.value("activeAtMain"), r.toString());
+        assertEquals("true", r.value("active"), "a setting main made after premain decided\n" + r);
+        assertTrue(startLine(r).startsWith("fastclock: active:") && !r.stderr.contains("nonexistent"), r.toString());
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void aJvmThatEndsBeforeTheVerdictEndsAsWithoutTheAgent(Jdk jdk) throws Exception {

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * those methods still read from the slow clock. Prints key=value lines; the test decides.
  *
  * args: threads, ms to keep reading after the verdict, most seconds to wait for it, and optionally
- * "interrupt": while waiting, interrupt every other thread again and again (as frameworks do)
+ * "interrupt": while waiting, interrupt every other thread again and again (as frameworks do), or
+ * "setSettings": set fastclock.mode=off and fastclock.library at once, before the agent reads its settings
  */
 public final class BackgroundSwitchApp {
     static final AtomicLong LATEST_NANOS = new AtomicLong(Long.MIN_VALUE);
@@ -24,6 +25,11 @@ public final class BackgroundSwitchApp {
     public static void main(String[] args) throws Exception {
         // Before anything else: was the verdict in when main began?
         String activeAtMain = System.getProperty("fastclock.active");
+        if (args.length > 3 && args[3].equals("setSettings")) {
+            // What a hostile application would try before the agent reads its settings.
+            System.setProperty("fastclock.mode", "off");
+            System.setProperty("fastclock.library", "/nonexistent/libfastclock.so");
+        }
         System.out.println("activeAtMain=" + activeAtMain);
         System.out.println("startThread=" + startThread());
         int threads = Integer.parseInt(args[0]);
