@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.it.apps.BackgroundSwitchApp;
+import io.fastclock.it.apps.ExitAtApp;
 import io.fastclock.it.apps.HelloApp;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -102,6 +103,24 @@ class BackgroundStartIT {
             // Only what the agent says on its way to a verdict the JVM may not wait for; never a failure.
             assertTrue(line.isEmpty() || line.startsWith("fastclock: ") && !line.contains("not started"),
                     "stderr: " + line + "\n" + with);
+        }
+    }
+
+    /** The JVM ends at moments spread over the agent's start: always as it would without the agent. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aJvmEndingAtAnyMomentOfTheStartEndsCleanly(Jdk jdk) throws Exception {
+        for (int ms = 0; ms <= 320; ms += 40) {
+            String how = (ms / 40) % 2 == 0 ? "return" : "exit";
+            ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("start=background")
+                    .main(ExitAtApp.class, Integer.toString(ms), how).run();
+            String where = jdk + ", ending by " + how + " after " + ms + " ms: ";
+            assertEquals(how.equals("exit") ? 3 : 0, r.exitCode, where + r);
+            assertTrue(r.stdout.startsWith("reads="), where + r);
+            for (String line : r.stderr.split("\n")) {
+                assertTrue(line.isEmpty() || line.startsWith("fastclock: active:") || line.startsWith("fastclock: inactive:"),
+                        where + "stderr: " + line + "\n" + r);
+            }
         }
     }
 
