@@ -28,10 +28,14 @@ public final class Launch implements Function<Object[], Object> {
         String how = (String) args[0];
         if (how.equals("main")) {
             // The command line's runtime comes from this module's parent loader (io.fastclock.entry.PrivateModule).
+            // An agent's module has none: the commands run only in a module defined for the command line,
+            // never in an agent's, which has native access and the host's settings to act on.
             ClassLoader runtime = Launch.class.getClassLoader().getParent();
-            if (runtime != null) {
-                Launch.class.getModule().addReads(runtime.getUnnamedModule());
+            if (runtime == null) {
+                System.err.println(OneLine.PREFIX + "main refused: this copy of fastclock is an agent, not the command line");
+                return null;
             }
+            Launch.class.getModule().addReads(runtime.getUnnamedModule());
             Commands.main((String[]) args[1]);
             return null;
         }

@@ -178,9 +178,12 @@ public final class NativeLibraryExtractor {
             throw new IOException(path + " has permissions " + PosixFilePermissions.toString(attributes.permissions())
                     + ", expected " + PosixFilePermissions.toString(expected));
         }
-        String me = System.getProperty("user.name");
-        if (me != null && !attributes.owner().getName().equals(me)) {
-            throw new IOException(path + " is owned by " + attributes.owner().getName() + ", not " + me);
+        // The process's effective uid, not user.name: a system property is the application's to set
+        // while the agent starts beside it (attach, start=background).
+        int me = ExtractionRoot.effectiveUid();
+        Object owner = Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+        if (me >= 0 && !(owner instanceof Integer && (Integer) owner == me)) {
+            throw new IOException(path + " is owned by " + attributes.owner().getName() + ", not by uid " + me);
         }
     }
 

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * args: threads, ms to keep reading after the verdict, most seconds to wait for it, and optionally
  * "interrupt": while waiting, interrupt every other thread again and again (as frameworks do), or
- * "setSettings": set fastclock.mode=off and fastclock.library at once, before the agent reads its settings
+ * "setSettings": set fastclock.mode=off, fastclock.library and user.name at once, before the agent reads them
  */
 public final class BackgroundSwitchApp {
     static final AtomicLong LATEST_NANOS = new AtomicLong(Long.MIN_VALUE);
@@ -29,6 +29,8 @@ public final class BackgroundSwitchApp {
             // What a hostile application would try before the agent reads its settings.
             System.setProperty("fastclock.mode", "off");
             System.setProperty("fastclock.library", "/nonexistent/libfastclock.so");
+            // The extraction must not take the owner it checks from a property (it refused its own file).
+            System.setProperty("user.name", "nobody-hostile");
         }
         System.out.println("activeAtMain=" + activeAtMain);
         System.out.println("startThread=" + startThread());

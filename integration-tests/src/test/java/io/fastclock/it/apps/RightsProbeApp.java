@@ -34,7 +34,8 @@ import javax.management.ObjectName;
  *   <li>An Instrumentation in any static field of any agent class it can load: from its own class
  *       loader (every .class entry of the jar), and from the loader behind fastclock's MBean or its
  *       threads.</li>
- *   <li>Every entry point it can call: premain, agentmain (detach), main, the agent module's service.</li>
+ *   <li>Every entry point it can call: premain, agentmain (detach), main, the agent module's service
+ *       (premain, agentmain, detach, and main: the commands).</li>
  *   <li>The clock: FastClock's fields, the backends' fields, ClockRegistry.install.</li>
  * </ol>
  */
@@ -264,6 +265,9 @@ public final class RightsProbeApp {
                         Function<Object[], Object> entry = f;
                         entry.apply(new Object[] {"detach", null, inst});
                         entry.apply(new Object[] {"agentmain", "mode=on", inst});
+                        // The commands, in the agent's module (native access, the host's settings): honoured,
+                        // "help" prints the usage and exits this JVM before "done=1".
+                        entry.apply(new Object[] {"main", new String[] {"help"}});
                     } catch (RuntimeException e) {
                         threw++;
                     }
