@@ -50,7 +50,8 @@ public final class FastclockAgent {
      * @param background premain's work on start=background's thread, while main runs: what has
      *     loaded meanwhile is taken over as an attach takes over a running JVM
      * @param propertiesAtPremain with background, the fastclock.* system properties as premain saw
-     *     them: the settings come from those, not from what the application may have set since
+     *     them: the settings come from those, not from what the application may have set since (an
+     *     attach takes them from those the JVM was launched with, for the same reason)
      */
     static void start(String args, Instrumentation inst, String how, boolean background,
             Map<String, String> propertiesAtPremain) {
@@ -75,8 +76,9 @@ public final class FastclockAgent {
             AgentState.started(how);
             Settings settings;
             try {
-                settings = propertiesAtPremain != null ? Settings.parse(args, propertiesAtPremain, System.getenv())
-                        : Settings.fromSystem(args);
+                Map<String, String> properties = how.equals("agentmain") ? LaunchProperties.fastclockOnes(inst)
+                        : propertiesAtPremain;
+                settings = properties != null ? Settings.parse(args, properties, System.getenv()) : Settings.fromSystem(args);
             } catch (SettingsException e) {
                 String line = e.getMessage() + "; fastclock is off and the application runs on the system clocks";
                 System.err.println(OneLine.escape(line));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fastclock.it.apps.AttachTargetApp;
+import io.fastclock.it.apps.BackgroundSwitchApp;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -224,6 +225,32 @@ class AttachIT {
         assertEquals("none", r.value("backends"), r.toString());
         assertEquals(0, r.exitCode, r.toString());
         assertPhasesRan(r, 1, 0);
+    }
+
+    /**
+     * host.no-rights: an attach takes its settings from its command and from the fastclock.* properties
+     * the JVM was launched with, never from those the running application set (mode=off and a
+     * library of its choosing here), which would let it choose what the agent loads.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void settingsTheApplicationSetAtRunTimeAreIgnoredLaunchOnesApply(Jdk jdk) throws Exception {
+        ForkedJvm target = ForkedJvm.on(jdk).withoutAgent().jvmArg("-Dfastclock.nanos=system")
+                .main(BackgroundSwitchApp.class, "1", "3000", "60", "setSettings"); // alive 3 s past the verdict, for the command to read it
+        if (jdk.feature >= 21) {
+            target.jvmArg("-XX:+EnableDynamicAgentLoading");
+        }
+        ForkedJvm.Result r;
+        ForkedJvm.Result attach;
+        try (ForkedJvm.Running app = target.start()) {
+            app.awaitLine("startThread=absent"); // printed after it set the properties
+            attach = command(jdk, "attach", Long.toString(app.pid()), "mode=on");
+            r = app.finish();
+        }
+        assertEquals(0, attach.exitCode, attach.toString());
+        assertEquals("true", r.value("active"), "a setting the application made at run time was honoured\n" + r + attach);
+        assertTrue(r.value("backends").endsWith(",nanos=system"), "the launch's -Dfastclock.nanos=system\n" + r + attach);
+        assertFalse(r.stderr.contains("nonexistent") || attach.stdout.contains("nonexistent"), r.toString() + attach);
     }
 
     @Test
