@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.config.Settings;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The rules the agent asks before the probe (mode=off; a machine whose system clocks are fast) are the
@@ -20,6 +22,32 @@ class ActivationRulesTest {
         assertTrue(ActivationRules.slow(false, 101, 100));
         assertFalse(ActivationRules.slow(false, 100, 100));
         assertFalse(ActivationRules.slow(false, Double.NaN, 100), "an unmeasured cost is not over the threshold");
+    }
+
+    /**
+     * The rule itself, against answers written out here (the test below compares it with the decision,
+     * which asks this same rule, so it cannot catch a rule that is wrong in both).
+     */
+    @ParameterizedTest(name = "{0}, known slow {1}, {2}/{3} ns: {4}")
+    @CsvSource({
+        "'', false, 24, 23, true",
+        "'', false, 100, 100, true",      // at the threshold is not over it
+        "'', false, 101, 23, false",
+        "'', false, 24, 101, false",
+        "'', true, 24, 23, false",        // a known-slow clocksource is slow whatever it cost
+        "'', false, NaN, 23, false",      // unmeasured: the probe decides
+        "'', false, 24, NaN, false",
+        "threshold=20, false, 24, 23, false",
+        "threshold=1000000, false, 900, 900, true",
+        "mode=on, false, 24, 23, false",  // only when everything is left to auto
+        "millis=coarse, false, 24, 23, false",
+        "nanos=system, false, 24, 23, false",
+        "mode=off, false, 24, 23, false",
+        "jdk=all, false, 24, 23, true",   // settings that choose no backend keep auto's shortcut
+    })
+    void theClocksAreFastOnlyWhenEverythingIsAutoAndBothCostsAreMeasuredAndUnderTheThreshold(String args,
+            boolean knownSlow, double millisNs, double nanosNs, boolean fast) {
+        assertEquals(fast, ActivationRules.fastHere(DecisionMakerTest.settings(args), knownSlow, millisNs, nanosNs));
     }
 
     @Test
