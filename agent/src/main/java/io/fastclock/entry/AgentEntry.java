@@ -13,11 +13,23 @@ public final class AgentEntry {
     private AgentEntry() {}
 
     public static void premain(String args, Instrumentation inst) {
-        agent("premain", args, inst);
+        Class<?> caller;
+        try {
+            caller = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass();
+        } catch (IllegalCallerException e) {
+            caller = null; // called from native code, with no Java frame below
+        }
+        agent("premain", args, inst, caller);
     }
 
     public static void agentmain(String args, Instrumentation inst) {
-        agent("agentmain", args, inst);
+        Class<?> caller;
+        try {
+            caller = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass();
+        } catch (IllegalCallerException e) {
+            caller = null; // called from native code, with no Java frame below
+        }
+        agent("agentmain", args, inst, caller);
     }
 
     /** {@code java -jar fastclock.jar}: the doctor and the commands. */
@@ -35,9 +47,14 @@ public final class AgentEntry {
         }
     }
 
-    private static void agent(String how, String args, Instrumentation inst) {
+    /**
+     * @param caller who called premain or agentmain, asked in their own frames (getCallerClass skips the
+     *     reflection frames between; cheaper at start-up than walking the stack, whose first use spins a
+     *     lambda). The walker is not kept: one that retains classes is a right under a SecurityManager.
+     */
+    private static void agent(String how, String args, Instrumentation inst, Class<?> caller) {
         try {
-            String refusal = CallerCheck.refusalForAgent(inst);
+            String refusal = CallerCheck.refusalForAgent(inst, caller);
             if (refusal != null) {
                 System.err.println("fastclock: " + how + " refused: " + oneLine(refusal));
                 return;

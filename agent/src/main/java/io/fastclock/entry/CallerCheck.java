@@ -14,15 +14,19 @@ final class CallerCheck {
 
     private CallerCheck() {}
 
-    /** @return null when the JVM called premain/agentmain with its own Instrumentation, else why not */
-    static String refusalForAgent(Instrumentation inst) {
+    /**
+     * @param caller the class that called premain/agentmain
+     * @return null when the JVM called premain/agentmain with its own Instrumentation, else why not
+     */
+    static String refusalForAgent(Instrumentation inst, Class<?> caller) {
         if (inst == null) {
             return "no Instrumentation";
         }
         if (!isJdkClass(inst.getClass(), JVM_INSTRUMENTATION, "java.instrument")) {
             return "not the JVM's Instrumentation (" + inst.getClass().getName() + ")";
         }
-        Class<?> caller = callerOfEntry();
+        // An InstrumentationImpl that the JVM did not make (sun.misc.Unsafe.allocateInstance gives the
+        // class path one, with no native agent behind it) comes only with another caller.
         if (caller == null || !isJdkClass(caller, JVM_INSTRUMENTATION, "java.instrument")) {
             return "called by " + (caller == null ? "nothing" : caller.getName()) + ", not by the JVM";
         }

@@ -11,9 +11,9 @@ import java.lang.module.ModuleReference;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.CodeSource;
 import java.util.Collections;
-import java.util.Enumeration;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -44,6 +44,8 @@ final class PrivateModule {
     static final String NAME = "io.fastclock.agent";
     static final String CLASSES = "META-INF/fastclock/classes/";
     static final String CLASS_SUFFIX = ".classdata";
+    /** The packages under {@value #CLASSES}, one per line, listed when the jar is built (agent/pom.xml). */
+    static final String PACKAGES = "META-INF/fastclock/packages";
     /** The boot runtime: defined by the agent into the boot class loader, never into this module. */
     static final String BOOT_PACKAGE = "io/fastclock/runtime/";
     /** Modules the agent uses where the JVM has them; none is required to start. */
@@ -63,20 +65,7 @@ final class PrivateModule {
      */
     static PrivateModule define(boolean commandLine) throws IOException {
         File jar = agentJar();
-        Set<String> packages = new HashSet<>();
-        try (JarFile jf = new JarFile(jar, false)) {
-            Enumeration<JarEntry> entries = jf.entries();
-            while (entries.hasMoreElements()) {
-                String name = entries.nextElement().getName();
-                if (name.startsWith(CLASSES) && name.endsWith(CLASS_SUFFIX)) {
-                    int slash = name.lastIndexOf('/');
-                    String pkg = name.substring(CLASSES.length(), slash);
-                    if (!(pkg + "/").equals(BOOT_PACKAGE)) {
-                        packages.add(pkg.replace('/', '.'));
-                    }
-                }
-            }
-        }
+        Set<String> packages = packages(jar);
         if (packages.isEmpty()) {
             throw new IOException(jar + " holds no agent classes under " + CLASSES);
         }
@@ -108,6 +97,28 @@ final class PrivateModule {
         ModuleLayer.Controller controller = ModuleLayer.defineModulesWithOneLoader(cf,
                 Collections.singletonList(ModuleLayer.boot()), parent);
         return new PrivateModule(controller);
+    }
+
+    /** The module's packages: the jar's list, less the boot runtime's package. */
+    private static Set<String> packages(File jar) throws IOException {
+        Set<String> packages = new HashSet<>();
+        try (JarFile jf = new JarFile(jar, false)) {
+            JarEntry list = jf.getJarEntry(PACKAGES);
+            if (list == null) {
+                throw new IOException(jar + " has no " + PACKAGES);
+            }
+            String text;
+            try (InputStream in = jf.getInputStream(list)) {
+                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            for (String line : text.split("\n")) {
+                String pkg = line.trim();
+                if (!pkg.isEmpty() && !(pkg + "/").equals(BOOT_PACKAGE)) {
+                    packages.add(pkg.replace('/', '.'));
+                }
+            }
+        }
+        return packages;
     }
 
     /** Calls the module's one entry; {@code args} as io.fastclock.agent.Launch expects them. */
