@@ -2,6 +2,7 @@ package io.fastclock.agent;
 
 import io.fastclock.commands.Commands;
 import io.fastclock.config.OneLine;
+import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.util.HashMap;
 import java.util.Map;
@@ -22,6 +23,7 @@ import java.util.function.Function;
 public final class Launch implements Function<Object[], Object> {
     /** {@code apply({DETACH, null, Instrumentation})}: a later copy asks the one that started to detach. */
     static final String DETACH = "detach";
+    private static final ClassFileTransformer NEVER_ADDED = new ClassFileTransformer() {};
 
     @Override
     public Object apply(Object[] args) {
@@ -76,6 +78,7 @@ public final class Launch implements Function<Object[], Object> {
         System.err.println(OneLine.PREFIX + "the copy of fastclock loaded earlier cannot be reached");
     }
 
+    /** The JDK's own class, and an instance the JVM made ({@link #madeByItsConstructor}). */
     static boolean isTheJvms(Instrumentation inst) {
         if (inst == null) {
             return false;
@@ -83,6 +86,24 @@ public final class Launch implements Function<Object[], Object> {
         Class<?> c = inst.getClass();
         Module m = c.getModule();
         return c.getName().equals("sun.instrument.InstrumentationImpl") && m.isNamed()
-                && "java.instrument".equals(m.getName()) && m.getLayer() == ModuleLayer.boot();
+                && "java.instrument".equals(m.getName()) && m.getLayer() == ModuleLayer.boot()
+                && madeByItsConstructor(inst);
+    }
+
+    /**
+     * This provider is reachable from class-path code (through the loader of the MBean), which can
+     * allocate an InstrumentationImpl with sun.misc.Unsafe: one no constructor ran for, with no
+     * native agent behind it. The JVM's instances have the transformer manager their constructor
+     * makes; removing a transformer they never had reads it and returns false, Java only (asking
+     * anything native of an allocated one would crash the JVM), where an allocated one throws.
+     * Making one pass takes writing its fields with Unsafe, which no agent can keep out (ISOLATION.md).
+     */
+    private static boolean madeByItsConstructor(Instrumentation inst) {
+        try {
+            inst.removeTransformer(NEVER_ADDED);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 }

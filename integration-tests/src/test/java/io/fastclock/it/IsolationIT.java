@@ -102,6 +102,10 @@ class IsolationIT {
         // 3. Every entry point called with a null or fake Instrumentation did nothing: the agent is
         //    still there (below) and said it refused, on stderr.
         assertTrue(!with.stderr.contains("detached"), context);
+        //    premain and agentmain also got the JDK's own Instrumentation class, forged (sun.misc.Unsafe):
+        //    only the check of who called them refuses that one.
+        assertEquals("true", with.value("forgedInstrumentation"), context);
+        assertTrue(with.stderr.contains(", not by the JVM"), "the forged Instrumentation should be refused for its caller\n" + context);
         if (how.contains("jmx=on")) {
             assertEquals("true", with.value("agentLoaderFound"), "the MBean's loader should be found\n" + context);
         }

@@ -101,6 +101,7 @@ public final class RightsProbeApp {
         System.out.println("instrumentationFound=" + fields[1]);
 
         // Entry points.
+        System.out.println("forgedInstrumentation=" + (forgedJvmInstrumentation() != null));
         System.out.println("entryCalls=" + callEntries(agentClasses, agentLoader));
 
         // The clock.
@@ -229,12 +230,18 @@ public final class RightsProbeApp {
         return false;
     }
 
-    /** Calls every entry it can find with a null and a fake Instrumentation; how many were honoured. */
+    /**
+     * Calls every entry it can find with a null, a fake and a forged Instrumentation: the forged one is
+     * the JDK's own InstrumentationImpl, allocated with sun.misc.Unsafe (no constructor, no native
+     * agent behind it), which premain and agentmain refuse for their caller and the agent module's
+     * service for what the JVM's constructor would have recorded; how many were honoured.
+     */
     static String callEntries(List<Class<?>> classes, ClassLoader agentLoader) {
         Instrumentation fake = (Instrumentation) Proxy.newProxyInstance(RightsProbeApp.class.getClassLoader(),
                 new Class<?>[] {Instrumentation.class}, (proxy, method, margs) -> {
                     throw new UnsupportedOperationException("fake");
                 });
+        Object forged = forgedJvmInstrumentation();
         int calls = 0;
         int threw = 0;
         for (Class<?> c : classes) {
@@ -245,7 +252,7 @@ public final class RightsProbeApp {
                 } catch (NoSuchMethodException | LinkageError e) {
                     continue;
                 }
-                for (Object inst : new Object[] {null, fake}) {
+                for (Object inst : forged == null ? new Object[] {null, fake} : new Object[] {null, fake, forged}) {
                     calls++;
                     try {
                         m.invoke(null, "detach", inst);
@@ -258,7 +265,7 @@ public final class RightsProbeApp {
         }
         if (agentLoader != null) {
             for (@SuppressWarnings("rawtypes") Function f : ServiceLoader.load(Function.class, agentLoader)) {
-                for (Object inst : new Object[] {null, fake}) {
+                for (Object inst : forged == null ? new Object[] {null, fake} : new Object[] {null, fake, forged}) {
                     calls++;
                     try {
                         @SuppressWarnings("unchecked")
@@ -275,6 +282,20 @@ public final class RightsProbeApp {
             }
         }
         return calls + "/" + threw;
+    }
+
+    /** An sun.instrument.InstrumentationImpl the JVM did not make, or null where sun.misc.Unsafe cannot make one. */
+    static Object forgedJvmInstrumentation() {
+        try {
+            Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
+            Field theUnsafe = unsafeClass.getDeclaredField("theUnsafe");
+            theUnsafe.setAccessible(true);
+            Object unsafe = theUnsafe.get(null);
+            Class<?> impl = Class.forName("sun.instrument.InstrumentationImpl");
+            return unsafeClass.getMethod("allocateInstance", Class.class).invoke(unsafe, impl);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return null;
+        }
     }
 
     /** What reflection gets of the clock state: "none" or what it changed. */
