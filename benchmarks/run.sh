@@ -10,7 +10,10 @@
 # 5 s measured plus ~1-2.5 s of JVM start and set-up, so 3.6-4.5 min; 11-14 min for the three
 # machines, plus ~1/2 min for the start-up harness. (Oversubscribed threads, 2x cores, only in --full.)
 #
-# Options: --no-build (reuse benchmarks/target/benchmarks.jar and agent/target/fastclock.jar),
+# Options: --old REV (the agent costs, start-up, class loading and attach, also for the agent built
+#          from commit REV, in the same rounds: old and new side by side; built once into
+#          benchmarks/target/old-REV from `git archive REV`),
+#          --no-build (reuse benchmarks/target/benchmarks.jar and agent/target/fastclock.jar),
 #          --report-only (only regenerate docs/BENCHMARKS.md from benchmarks/results/).
 #          --only-serial (only machine 4 below, then the report).
 # Environment: JAVA (java binary, default: java on PATH), SLOWCLOCK_LIB (simulator, default
@@ -33,17 +36,22 @@ mode=quick
 build=1
 report_only=0
 only_serial=0
+old_rev=""
+expect_old=0
 for arg in "$@"; do
+  if [ "$expect_old" = 1 ]; then old_rev="$arg"; expect_old=0; continue; fi
   case "$arg" in
+    --old) expect_old=1 ;;
     --quick) mode=quick ;;
     --full) mode=full ;;
     --no-build) build=0 ;;
     --report-only) report_only=1 ;;
     --only-serial) only_serial=1 ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
-    *) echo "run.sh: unknown argument '$arg' (accepted: --quick, --full, --no-build, --report-only, --only-serial)" >&2; exit 2 ;;
+    *) echo "run.sh: unknown argument '$arg' (accepted: --quick, --full, --old REV, --no-build, --report-only, --only-serial)" >&2; exit 2 ;;
   esac
 done
+[ "$expect_old" = 0 ] || { echo "run.sh: --old needs a commit" >&2; exit 2; }
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -209,9 +217,25 @@ else
   echo "run.sh: no simulator at $slow (build native/ with slowclock.c, or set SLOWCLOCK_LIB); simulated machines skipped" >&2
 fi
 
-echo "== start-up and class-loading cost"
-"$java" -cp "$jar" io.fastclock.bench.StartupCost --agent "$agent" --slowclock "$slow" \
+old_opts=()
+if [ -n "$old_rev" ]; then
+  old_dir="$root/benchmarks/target/old-$old_rev"
+  if [ ! -f "$old_dir/agent/target/fastclock.jar" ]; then
+    echo "== the old agent: $old_rev (git archive, mvn package, into $old_dir)"
+    rm -rf "$old_dir"
+    mkdir -p "$old_dir"
+    git -C "$root" archive "$old_rev" | tar -x -C "$old_dir"
+    mvn -B -q -f "$old_dir/pom.xml" -pl native,agent -am -DskipTests package
+  fi
+  old_opts=(--old-agent "$old_dir/agent/target/fastclock.jar" --old-name "$old_rev")
+fi
+
+echo "== start-up, verdict and class-loading cost"
+"$java" -cp "$jar" io.fastclock.bench.StartupCost --agent "$agent" "${old_opts[@]}" --slowclock "$slow" \
   --runs "$startup_runs" --load-runs "$load_runs" --classes 3000 --out "$results/startup.json"
+echo "== attach cost"
+"$java" -cp "$jar" io.fastclock.bench.AttachCost --agent "$agent" "${old_opts[@]}" --slowclock "$slow" \
+  --classes 5000 --threads 0,2 --runs 3 --out "$results/attach.json"
 
 report
 echo "== done in $(( $(date +%s) - start )) s"

@@ -23,18 +23,23 @@ import com.google.gson.GsonBuilder;
 import io.fastclock.bench.startup.EmptyAgent;
 import io.fastclock.bench.startup.Hello;
 import io.fastclock.bench.startup.LoadClasses;
+import io.fastclock.bench.startup.VerdictTime;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * What the agent costs a JVM: start-up wall time of a hello-world, RSS, and the cost of loading
- * classes that call the clock. Children are started alternately (bare, empty agent, fastclock ...)
- * so that drift of a noisy machine spreads over all configurations.
+ * What the agent costs a JVM: start-up wall time of a hello-world, the main thread's time before
+ * main (the JVM's "Create VM", which includes premain), RSS, when the verdict comes, and the cost of
+ * loading classes that call the clock. Children are started alternately (bare, empty agent,
+ * fastclock ...) so that drift of a noisy machine spreads over all configurations. With
+ * {@code --old-agent} an older fastclock.jar runs in the same rounds, so old and new are compared
+ * side by side.
  *
  * <pre>
  * java -cp benchmarks.jar io.fastclock.bench.StartupCost --agent agent/target/fastclock.jar \
- *      --slowclock native/target/libslowclock.so --runs 15 --classes 3000 --out startup.json
+ *      [--old-agent OLD.jar --old-name REV] --slowclock native/target/libslowclock.so --runs 15 \
+ *      --classes 3000 --out startup.json
  * </pre>
  */
 public final class StartupCost {
@@ -50,10 +55,24 @@ public final class StartupCost {
             this.simulator = simulator;
             this.jvmArgs = Arrays.asList(jvmArgs);
         }
+
+        /** The same JVM with the start-up phases logged to (a fresh) {@code log}. */
+        Config withLog(Path log) throws IOException {
+            Files.deleteIfExists(log);
+            String[] a = new String[jvmArgs.size() + 1];
+            a[0] = "-Xlog:startuptime:file=" + log;
+            for (int i = 0; i < jvmArgs.size(); i++) {
+                a[i + 1] = jvmArgs.get(i);
+            }
+            return new Config(name, simulator, a);
+        }
     }
 
     static final class Run {
         long wallNanos;
+        long createVmMicros;
+        long mainMs = -1;
+        long verdictMs = -1;
         long hwmKb;
         long rssKb;
         long loadNanos;
@@ -70,6 +89,8 @@ public final class StartupCost {
         int loadRuns = 10;
         String out = "benchmarks/results/startup.json";
         String java = System.getProperty("java.home") + "/bin/java";
+        String oldAgent = null;
+        String oldName = "old";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--agent": agent = args[++i]; break;
@@ -80,8 +101,10 @@ public final class StartupCost {
                 case "--load-runs": loadRuns = Integer.parseInt(args[++i]); break;
                 case "--out": out = args[++i]; break;
                 case "--java": java = args[++i]; break;
+                case "--old-agent": oldAgent = args[++i]; break;
+                case "--old-name": oldName = args[++i]; break;
                 default: throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (accepted: --agent --slowclock --spin --runs --classes --load-runs --out --java)");
+                        + " (accepted: --agent --old-agent --old-name --slowclock --spin --runs --classes --load-runs --out --java)");
             }
         }
         File agentJar = new File(agent).getAbsoluteFile();
@@ -94,26 +117,45 @@ public final class StartupCost {
             System.err.println("StartupCost: no simulator at " + slow + "; the simulator rows are skipped");
         }
 
+        File oldJar = oldAgent == null ? null : new File(oldAgent).getAbsoluteFile();
+        if (oldJar != null && !oldJar.isFile()) {
+            throw new IllegalArgumentException("--old-agent " + oldAgent + ": no such file");
+        }
+
         Path work = Files.createTempDirectory("fastclock-startup");
         Path appDir = work.resolve("app");
         copyClass(Hello.class, appDir);
         copyClass(LoadClasses.class, appDir);
+        copyClass(VerdictTime.class, appDir);
+        Path vmLog = work.resolve("startuptime.log");
         Path emptyAgent = work.resolve("empty-agent.jar");
         writeEmptyAgentJar(emptyAgent);
         Path genJar = work.resolve("gen.jar");
         writeGeneratedClasses(genJar, classes);
 
         String fc = "-javaagent:" + agentJar;
+        String old = oldJar == null ? null : "-javaagent:" + oldJar;
+        String oldLabel = "fastclock " + oldName + " ";
         String empty = "-javaagent:" + emptyAgent;
         List<Config> configs = new ArrayList<>();
         configs.add(new Config("bare", false));
         configs.add(new Config("empty agent", false, empty));
+        if (old != null) {
+            configs.add(new Config(oldLabel + "auto (inactive on tsc)", false, old));
+            configs.add(new Config(oldLabel + "mode=on", false, old + "=mode=on"));
+        }
         configs.add(new Config("fastclock auto (inactive on tsc)", false, fc));
         configs.add(new Config("fastclock mode=on", false, fc + "=mode=on"));
+        configs.add(new Config("fastclock auto, start=background", false, fc + "=start=background"));
+        configs.add(new Config("fastclock mode=on, start=background", false, fc + "=mode=on,start=background"));
         if (haveSim) {
             configs.add(new Config("sim: bare", true));
             configs.add(new Config("sim: empty agent", true, empty));
+            if (old != null) {
+                configs.add(new Config("sim: " + oldLabel + "auto", true, old));
+            }
             configs.add(new Config("sim: fastclock auto", true, fc));
+            configs.add(new Config("sim: fastclock auto, start=background", true, fc + "=start=background"));
         }
 
         Map<String, List<Run>> hello = new LinkedHashMap<>();
@@ -122,11 +164,34 @@ public final class StartupCost {
         }
         // One untimed warm-up round (page cache, CDS archive mapping).
         for (Config c : configs) {
-            runChild(java, c, slow, spin, appDir.toString(), "io.fastclock.bench.startup.Hello");
+            runChild(java, c.withLog(vmLog), slow, spin, appDir.toString(), "io.fastclock.bench.startup.Hello");
         }
         for (int r = 0; r < runs; r++) {
             for (Config c : configs) {
-                hello.get(c.name).add(runChild(java, c, slow, spin, appDir.toString(), "io.fastclock.bench.startup.Hello"));
+                Run run = runChild(java, c.withLog(vmLog), slow, spin, appDir.toString(), "io.fastclock.bench.startup.Hello");
+                run.createVmMicros = createVmMicros(vmLog);
+                hello.get(c.name).add(run);
+            }
+            System.err.print(".");
+        }
+        System.err.println();
+
+        // When main begins and when the verdict is published (fastclock.active), in ms after the process started.
+        List<Config> verdictConfigs = new ArrayList<>();
+        verdictConfigs.add(new Config("bare", false));
+        for (Config c : configs) {
+            if (c.name.contains("auto") && (c.name.startsWith("fastclock") || c.name.startsWith("sim: fastclock"))) {
+                verdictConfigs.add(c);
+            }
+        }
+        Map<String, List<Run>> verdict = new LinkedHashMap<>();
+        for (Config c : verdictConfigs) {
+            verdict.put(c.name, new ArrayList<>());
+        }
+        for (int r = 0; r < runs; r++) {
+            for (Config c : verdictConfigs) {
+                verdict.get(c.name).add(runChild(java, c, slow, spin, appDir.toString(),
+                        "io.fastclock.bench.startup.VerdictTime", c.name.equals("bare") ? "main" : "await"));
             }
             System.err.print(".");
         }
@@ -135,6 +200,9 @@ public final class StartupCost {
         List<Config> loadConfigs = new ArrayList<>();
         loadConfigs.add(new Config("bare", false));
         loadConfigs.add(new Config("empty agent", false, empty));
+        if (old != null) {
+            loadConfigs.add(new Config(oldLabel + "mode=on", false, old + "=mode=on"));
+        }
         loadConfigs.add(new Config("fastclock mode=on", false, fc + "=mode=on"));
         Map<String, List<Run>> load = new LinkedHashMap<>();
         for (Config c : loadConfigs) {
@@ -156,12 +224,15 @@ public final class StartupCost {
         result.put("java", java);
         result.put("javaVersion", System.getProperty("java.version"));
         result.put("agent", agentJar.toString());
+        result.put("oldAgent", oldJar == null ? null : oldJar.toString());
+        result.put("oldName", oldJar == null ? null : oldName);
         result.put("simulator", haveSim ? slow.toString() : null);
         result.put("simulatorSpinNs", spin);
         result.put("runs", runs);
         result.put("classes", classes);
         result.put("loadRuns", loadRuns);
         result.put("hello", summarize(hello, false));
+        result.put("verdict", summarizeVerdict(verdict));
         result.put("classLoading", summarize(load, true));
         Path outPath = Path.of(out);
         if (outPath.getParent() != null) {
@@ -182,6 +253,7 @@ public final class StartupCost {
             if (load) {
                 s.put("loadMs", stats(e.getValue().stream().mapToLong(r -> r.loadNanos).toArray(), 1e6));
             } else {
+                s.put("createVmMs", stats(e.getValue().stream().mapToLong(r -> r.createVmMicros).toArray(), 1e3));
                 s.put("vmHwmKb", stats(e.getValue().stream().mapToLong(r -> r.hwmKb).toArray(), 1));
                 s.put("vmRssKb", stats(e.getValue().stream().mapToLong(r -> r.rssKb).toArray(), 1));
             }
@@ -200,6 +272,34 @@ public final class StartupCost {
             m.put(e.getKey(), s);
         }
         return m;
+    }
+
+    private static Map<String, Object> summarizeVerdict(Map<String, List<Run>> runs) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
+            Map<String, Object> s = new LinkedHashMap<>();
+            s.put("mainMs", stats(e.getValue().stream().mapToLong(r -> r.mainMs).toArray(), 1));
+            long[] verdicts = e.getValue().stream().mapToLong(r -> r.verdictMs).filter(v -> v >= 0).toArray();
+            s.put("verdictMs", verdicts.length == 0 ? null : stats(verdicts, 1));
+            s.put("runsWithoutVerdict", e.getValue().size() - verdicts.length);
+            m.put(e.getKey(), s);
+        }
+        return m;
+    }
+
+    /** The JVM's "Create VM" phase from -Xlog:startuptime, in µs (-1 if the log has none). */
+    private static long createVmMicros(Path log) throws IOException {
+        if (!Files.isRegularFile(log)) {
+            return -1;
+        }
+        for (String line : Files.readAllLines(log)) {
+            int at = line.indexOf("Create VM,");
+            if (at >= 0) {
+                String secs = line.substring(at + "Create VM,".length()).trim().split("\\s+")[0];
+                return Math.round(Double.parseDouble(secs) * 1e6);
+            }
+        }
+        return -1;
     }
 
     private static Map<String, Object> stats(long[] values, double div) {
@@ -253,6 +353,10 @@ public final class StartupCost {
                 r.rssKb = Long.parseLong(f[2]);
             } else if (f[0].equals("load") && f.length >= 2) {
                 r.loadNanos = Long.parseLong(f[1]);
+            } else if (f[0].equals("main") && f.length >= 2) {
+                r.mainMs = Long.parseLong(f[1]);
+            } else if (f[0].equals("verdict") && f.length >= 2 && !f[1].equals("none")) {
+                r.verdictMs = Long.parseLong(f[1]);
             }
         }
         if (exit != 0) {
@@ -262,21 +366,22 @@ public final class StartupCost {
     }
 
     private static void printTable(Map<String, List<Run>> hello, Map<String, List<Run>> load, int classes) {
-        System.out.printf("%-34s %10s %10s %10s %10s%n", "hello-world", "median ms", "min", "max", "HWM MB");
+        System.out.printf("%-44s %10s %10s %10s %12s %10s%n", "hello-world", "median ms", "min", "max", "CreateVM ms", "HWM MB");
         for (Map.Entry<String, List<Run>> e : hello.entrySet()) {
             long[] w = e.getValue().stream().mapToLong(r -> r.wallNanos).sorted().toArray();
             long[] h = e.getValue().stream().mapToLong(r -> r.hwmKb).sorted().toArray();
-            System.out.printf("%-34s %10.1f %10.1f %10.1f %10.1f%n", e.getKey(), w[w.length / 2] / 1e6, w[0] / 1e6,
-                    w[w.length - 1] / 1e6, h[h.length / 2] / 1024.0);
+            long[] v = e.getValue().stream().mapToLong(r -> r.createVmMicros).sorted().toArray();
+            System.out.printf("%-44s %10.1f %10.1f %10.1f %12.1f %10.1f%n", e.getKey(), w[w.length / 2] / 1e6, w[0] / 1e6,
+                    w[w.length - 1] / 1e6, v[v.length / 2] / 1e3, h[h.length / 2] / 1024.0);
         }
-        System.out.printf("%-34s %10s (%d classes)%n", "class loading", "median ms", classes);
+        System.out.printf("%-44s %10s (%d classes)%n", "class loading", "median ms", classes);
         for (Map.Entry<String, List<Run>> e : load.entrySet()) {
             long[] w = e.getValue().stream().mapToLong(r -> r.loadNanos).sorted().toArray();
-            System.out.printf("%-34s %10.1f%n", e.getKey(), w[w.length / 2] / 1e6);
+            System.out.printf("%-44s %10.1f%n", e.getKey(), w[w.length / 2] / 1e6);
         }
     }
 
-    private static void copyClass(Class<?> c, Path root) throws IOException {
+    static void copyClass(Class<?> c, Path root) throws IOException {
         String res = c.getName().replace('.', '/') + ".class";
         Path target = root.resolve(res);
         Files.createDirectories(target.getParent());
@@ -312,8 +417,12 @@ public final class StartupCost {
     }
 
     static byte[] generate(int i) {
+        return generate("gen/C" + i, i);
+    }
+
+    static byte[] generate(String name, int i) {
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-        cw.visit(Opcodes.V11, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, "gen/C" + i, null, "java/lang/Object", null);
+        cw.visit(Opcodes.V11, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, "java/lang/Object", null);
         MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
         init.visitCode();
         init.visitVarInsn(Opcodes.ALOAD, 0);
@@ -333,7 +442,7 @@ public final class StartupCost {
         return cw.toByteArray();
     }
 
-    private static void deleteTree(File f) {
+    static void deleteTree(File f) {
         File[] children = f.listFiles();
         if (children != null) {
             for (File c : children) {

@@ -159,6 +159,8 @@ public final class ReportGenerator {
     long coarseTickNs = -1;
     /** machine.json as run.sh recorded it (C costs of each read, the TSC reads chosen), or null. */
     JsonObject machineInfo;
+    /** attach.json (AttachCost), or null. */
+    JsonObject attach;
 
     public static void main(String[] args) throws IOException {
         Path results = Path.of("benchmarks/results");
@@ -191,6 +193,10 @@ public final class ReportGenerator {
         Path s = results.resolve("startup.json");
         if (Files.isRegularFile(s)) {
             startup = JsonParser.parseString(Files.readString(s)).getAsJsonObject();
+        }
+        Path a = results.resolve("attach.json");
+        if (Files.isRegularFile(a)) {
+            g.attach = JsonParser.parseString(Files.readString(a)).getAsJsonObject();
         }
         Files.createDirectories(docs.resolve("img"));
         String md = g.render(docs, startup, mode);
@@ -363,13 +369,14 @@ public final class ReportGenerator {
         b.append(".\n\n");
 
         if (startup != null) {
-            startupSection(b, startup, docs);
+            AgentCostSection.render(b, startup, attach, docs);
         }
         b.append("## How to reproduce\n\n```\nbenchmarks/run.sh --quick   # or --full\n```\n\n"
                 + "It builds with `mvn -B -q -Pbench -DskipTests package` (the `bench` profile of the root pom; the default build "
                 + "skips this module), runs the JMH suite (`benchmarks/target/benchmarks.jar`) on the three machines, writes the raw "
                 + "JMH JSON to `benchmarks/results/<machine>.json`, runs `io.fastclock.bench.StartupCost` "
-                + "(`benchmarks/results/startup.json`) and regenerates this page and `docs/img/*.png`. Single benchmarks: "
+                + "(`benchmarks/results/startup.json`) and `io.fastclock.bench.AttachCost` (`benchmarks/results/attach.json`), "
+                + "with `--old REV` also for the agent built from commit REV, and regenerates this page and `docs/img/*.png`. Single benchmarks: "
                 + "`java -jar benchmarks/target/benchmarks.jar FastClockBench -p backend=tsc -t 2`; under the simulator prefix "
                 + "`LD_PRELOAD=native/target/libslowclock.so SLOWCLOCK_SPIN_NS=500`.\n");
         return b.toString();
@@ -461,15 +468,10 @@ public final class ReportGenerator {
                 ratio(b, "fastclock coarse millis / Log4j2 CachedClock, " + all + " threads", m, "fc.millis.coarse", "log4j.cached", 2, false, all);
             }
         }
-        if (startup != null) {
-            JsonObject h = startup.getAsJsonObject("hello");
-            share(b, h, "fastclock auto (inactive on tsc)", "empty agent", 20);
-            share(b, h, "fastclock mode=on", "empty agent", 60);
-            share(b, h, "sim: fastclock auto", "sim: empty agent", 60);
-        }
+        AgentCostSection.headlines(b, startup, attach);
         b.append("\nA ratio above 1 in the first rows means fastclock is that many times faster. \"within 2x\" means "
                 + "fastclock's cost is at most twice the peer's. Start-up shares are the agent's median hello-world wall time "
-                + "above a JVM with an empty agent (a premain that does nothing).\n\n");
+                + "(or the main thread's time before main) above a JVM with an empty agent (a premain that does nothing).\n\n");
     }
 
     private void ratio(StringBuilder b, String what, String machine, String num, String den, double target, boolean higherBetter) {
@@ -499,18 +501,6 @@ public final class ReportGenerator {
         b.append("| ").append(what).append(" | ").append(machine).append(" | ").append(String.format(Locale.ROOT, "%.1f×", r))
                 .append(" (").append(fmt(n.avg)).append(" / ").append(fmt(d.avg)).append(" ns)").append(" | ").append(tgt)
                 .append(" | ").append(met).append(" |\n");
-    }
-
-    private static void share(StringBuilder b, JsonObject hello, String agent, String base, double targetMs) {
-        if (!hello.has(agent) || !hello.has(base)) {
-            return;
-        }
-        double a = median(hello, agent, "wallMs");
-        double e = median(hello, base, "wallMs");
-        double d = a - e;
-        b.append("| start-up: ").append(agent).append(" − ").append(base).append(" | hello-world | ")
-                .append(String.format(Locale.ROOT, "%+.1f ms", d)).append(" (").append(String.format(Locale.ROOT, "%.1f / %.1f", a, e))
-                .append(" ms median) | < ").append(fmt(targetMs)).append(" ms | ").append(d < targetMs ? "yes" : "**no**").append(" |\n");
     }
 
     static double median(JsonObject group, String config, String metric) {
@@ -639,58 +629,6 @@ public final class ReportGenerator {
         if (!chart.getSeriesMap().isEmpty()) {
             BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
         }
-    }
-
-    private static void startupSection(StringBuilder b, JsonObject s, Path docs) throws IOException {
-        JsonObject h = s.getAsJsonObject("hello");
-        b.append("## Agent costs\n\n### Hello-world JVM start-up (").append(s.get("runs").getAsInt())
-                .append(" alternating runs each, wall time of the whole process)\n\n");
-        b.append("| configuration | median ms | min | max | Δ vs empty agent | VmHWM MB | VmRSS MB | Δ HWM vs empty agent | agent's stderr |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
-        CategoryChart chart = new CategoryChartBuilder().width(1000).height(500).title("hello-world start-up, median wall ms")
-                .yAxisTitle("ms").build();
-        chart.getStyler().setLegendVisible(false);
-        chart.getStyler().setXAxisLabelRotation(30);
-        List<String> x = new ArrayList<>();
-        List<Double> y = new ArrayList<>();
-        for (String config : h.keySet()) {
-            JsonObject c = h.getAsJsonObject(config);
-            JsonObject w = c.getAsJsonObject("wallMs");
-            String base = config.startsWith("sim:") ? "sim: empty agent" : "empty agent";
-            double d = w.get("median").getAsDouble() - median(h, base, "wallMs");
-            double dh = (median(h, config, "vmHwmKb") - median(h, base, "vmHwmKb")) / 1024.0;
-            JsonArray err = c.getAsJsonArray("stderr");
-            String line = err.size() == 0 ? "" : err.get(0).getAsString().replace("|", "\\|").replace("\n", " ");
-            b.append("| ").append(config).append(" | ").append(fmt(w.get("median").getAsDouble())).append(" | ")
-                    .append(fmt(w.get("min").getAsDouble())).append(" | ").append(fmt(w.get("max").getAsDouble())).append(" | ")
-                    .append(config.contains("fastclock") ? String.format(Locale.ROOT, "%+.1f ms", d) : "").append(" | ")
-                    .append(String.format(Locale.ROOT, "%.1f", median(h, config, "vmHwmKb") / 1024.0)).append(" | ")
-                    .append(String.format(Locale.ROOT, "%.1f", median(h, config, "vmRssKb") / 1024.0)).append(" | ")
-                    .append(config.contains("fastclock") ? String.format(Locale.ROOT, "%+.1f MB", dh) : "").append(" | ")
-                    .append(line.isEmpty() ? "" : "`" + line + "`").append(" |\n");
-            x.add(config);
-            y.add(w.get("median").getAsDouble());
-        }
-        chart.addSeries("median", x, y);
-        BitmapEncoder.saveBitmap(chart, docs.resolve("img/startup.png").toString(), BitmapEncoder.BitmapFormat.PNG);
-        b.append("\n![start-up](img/startup.png)\n\n");
-
-        JsonObject l = s.getAsJsonObject("classLoading");
-        int n = s.get("classes").getAsInt();
-        b.append("### Loading ").append(n).append(" generated classes that each call System.currentTimeMillis() (")
-                .append(s.get("loadRuns").getAsInt()).append(" alternating runs; time to load, link and call each once, measured in the child)\n\n");
-        b.append("| configuration | median ms | min | max | per class vs bare | per class vs empty agent |\n|---|---:|---:|---:|---:|---:|\n");
-        double bare = median(l, "bare", "loadMs");
-        double emptyAgent = median(l, "empty agent", "loadMs");
-        for (String config : l.keySet()) {
-            JsonObject w = l.getAsJsonObject(config).getAsJsonObject("loadMs");
-            double per = (w.get("median").getAsDouble() - bare) * 1000.0 / n;
-            b.append("| ").append(config).append(" | ").append(fmt(w.get("median").getAsDouble())).append(" | ")
-                    .append(fmt(w.get("min").getAsDouble())).append(" | ").append(fmt(w.get("max").getAsDouble())).append(" | ")
-                    .append(String.format(Locale.ROOT, "%+.1f µs", per)).append(" | ")
-                    .append(String.format(Locale.ROOT, "%+.1f µs", (w.get("median").getAsDouble() - emptyAgent) * 1000.0 / n)).append(" |\n");
-        }
-        b.append("\nWith `mode=on` every one of these classes mentions `java/lang/System` and is rewritten, so this is the worst case "
-                + "per class; classes that never mention it are skipped after a byte scan.\n\n");
     }
 
     private static String tickerImpl() {
