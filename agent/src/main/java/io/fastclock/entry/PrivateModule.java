@@ -105,7 +105,8 @@ final class PrivateModule {
         try (JarFile jf = new JarFile(jar, false)) {
             JarEntry list = jf.getJarEntry(PACKAGES);
             if (list == null) {
-                throw new IOException(jar + " has no " + PACKAGES);
+                throw new IOException(jar + " has no " + PACKAGES + " (is another copy of " + AgentEntry.class.getName()
+                        + " on the class path before fastclock.jar?)");
             }
             String text;
             try (InputStream in = jf.getInputStream(list)) {
