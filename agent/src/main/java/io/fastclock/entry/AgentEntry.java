@@ -13,23 +13,17 @@ public final class AgentEntry {
     private AgentEntry() {}
 
     public static void premain(String args, Instrumentation inst) {
-        Class<?> caller;
-        try {
-            caller = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass();
-        } catch (IllegalCallerException e) {
-            caller = null; // called from native code, with no Java frame below
+        StackWalker walker = classRetainingWalker();
+        if (walker != null) {
+            agent("premain", args, inst, walker.getCallerClass());
         }
-        agent("premain", args, inst, caller);
     }
 
     public static void agentmain(String args, Instrumentation inst) {
-        Class<?> caller;
-        try {
-            caller = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass();
-        } catch (IllegalCallerException e) {
-            caller = null; // called from native code, with no Java frame below
+        StackWalker walker = classRetainingWalker();
+        if (walker != null) {
+            agent("agentmain", args, inst, walker.getCallerClass());
         }
-        agent("agentmain", args, inst, caller);
     }
 
     /** {@code java -jar fastclock.jar}: the doctor and the commands. */
@@ -44,6 +38,19 @@ public final class AgentEntry {
         } catch (Exception e) {
             System.err.println("fastclock: cannot start: " + oneLine(String.valueOf(e)));
             System.exit(1);
+        }
+    }
+
+    /**
+     * A walker that gives classes, or null (the start line saying why) where a SecurityManager
+     * denies one to this jar: the agent then stays off, as it does for any failure to start.
+     */
+    private static StackWalker classRetainingWalker() {
+        try {
+            return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+        } catch (SecurityException e) {
+            notStarted(e);
+            return null;
         }
     }
 
