@@ -20,7 +20,6 @@ import java.util.jar.Manifest;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import com.google.gson.GsonBuilder;
 import io.fastclock.bench.startup.AttachTarget;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodVisitor;
@@ -135,12 +134,7 @@ public final class AttachCost {
             rows.put(e.getKey(), row);
         }
         result.put("attach", rows);
-        Path outPath = Path.of(out);
-        if (outPath.getParent() != null) {
-            Files.createDirectories(outPath.getParent());
-        }
-        Files.writeString(outPath, new GsonBuilder().setPrettyPrinting().serializeNulls().create().toJson(result));
-        System.err.println("AttachCost: wrote " + outPath);
+        StartupCost.writeJson(Path.of(out), result, "AttachCost");
         StartupCost.deleteTree(work.toFile());
     }
 

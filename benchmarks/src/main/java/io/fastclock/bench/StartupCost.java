@@ -234,12 +234,7 @@ public final class StartupCost {
         result.put("hello", summarize(hello, false));
         result.put("verdict", summarizeVerdict(verdict));
         result.put("classLoading", summarize(load, true));
-        Path outPath = Path.of(out);
-        if (outPath.getParent() != null) {
-            Files.createDirectories(outPath.getParent());
-        }
-        Files.writeString(outPath, new GsonBuilder().setPrettyPrinting().serializeNulls().create().toJson(result));
-        System.err.println("StartupCost: wrote " + outPath);
+        StartupCost.writeJson(Path.of(out), result, "StartupCost");
         printTable(hello, load, classes);
         deleteTree(work.toFile());
     }
@@ -272,6 +267,15 @@ public final class StartupCost {
             m.put(e.getKey(), s);
         }
         return m;
+    }
+
+    /** The result as pretty JSON (nulls kept) at {@code out}, its directory made if need be. */
+    static void writeJson(Path out, Map<String, Object> result, String who) throws IOException {
+        if (out.getParent() != null) {
+            Files.createDirectories(out.getParent());
+        }
+        Files.writeString(out, new GsonBuilder().setPrettyPrinting().serializeNulls().create().toJson(result));
+        System.err.println(who + ": wrote " + out);
     }
 
     private static Map<String, Object> summarizeVerdict(Map<String, List<Run>> runs) {
