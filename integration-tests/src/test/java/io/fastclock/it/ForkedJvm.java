@@ -201,17 +201,52 @@ public final class ForkedJvm {
             pb.redirectOutput(out.toFile());
             pb.redirectError(err.toFile());
             Process process = pb.start();
-            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor();
+            if (!exitsInTime(process, timeoutSeconds)) {
+                killAfterThreadDump(process);
                 throw new AssertionError("JVM did not finish in " + timeoutSeconds + " s: " + command()
-                        + "\nstderr:\n" + read(err));
+                        + "\nstdout (with the thread dump it printed when asked):\n" + read(out) + "\nstderr:\n" + read(err));
             }
             return new Result(command(), process.exitValue(), read(out), read(err));
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
         }
+    }
+
+    /** Seconds a JVM past its deadline still gets, counted after the deadline: see {@link #exitsInTime}. */
+    static final long GRACE_SECONDS = 20;
+
+    /**
+     * Whether the JVM exits within timeoutSeconds, or within {@link #GRACE_SECONDS} after them. The
+     * grace is for a machine that stalls (a VM descheduled for minutes): every clock in it jumps on
+     * resume, the deadline is past at once, and a JVM that needs a second more is not hung. A hung
+     * one still fails, the grace later.
+     */
+    static boolean exitsInTime(Process process, long timeoutSeconds) throws InterruptedException {
+        if (process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            return true;
+        }
+        if (process.waitFor(GRACE_SECONDS, TimeUnit.SECONDS)) {
+            System.err.println("[ForkedJvm] pid " + process.pid() + " exited after its " + timeoutSeconds
+                    + " s, within the grace of " + GRACE_SECONDS + " s (a stalled machine?)");
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * A JVM that overran its time: SIGQUIT first, so that HotSpot prints every thread's stack on its
+     * stdout (a hang then says where it hangs), then the kill.
+     */
+    static void killAfterThreadDump(Process process) throws InterruptedException {
+        try {
+            new ProcessBuilder("kill", "-QUIT", Long.toString(process.pid())).inheritIO().start().waitFor(5, TimeUnit.SECONDS);
+            process.waitFor(3, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            // no kill command: the dump is lost, the kill below still happens
+        }
+        process.destroyForcibly();
+        process.waitFor();
     }
 
     /** Starts the JVM and returns at once (for tests that act on a running JVM, e.g. attach). */
@@ -274,10 +309,10 @@ public final class ForkedJvm {
 
         /** Waits for the JVM to exit and returns what it did. */
         public Result finish() throws IOException, InterruptedException {
-            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor();
-                throw new AssertionError("JVM did not finish in " + timeoutSeconds + " s: " + command + "\nstdout:\n"
+            if (!exitsInTime(process, timeoutSeconds)) {
+                killAfterThreadDump(process);
+                throw new AssertionError("JVM did not finish in " + timeoutSeconds + " s: " + command
+                        + "\nstdout (with the thread dump it printed when asked):\n"
                         + stdout() + "\nstderr:\n" + stderr());
             }
             return new Result(command, process.exitValue(), stdout(), stderr());
