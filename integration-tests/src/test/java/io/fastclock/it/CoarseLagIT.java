@@ -48,8 +48,16 @@ class CoarseLagIT {
         assertTrue(r.longValue("reads") > 10_000, r.toString());
         assertTrue(r.longValue("worstBehindMs") >= 3, "the simulated lag must show\n" + r);
         assertTrue(r.longValue("worstAheadMs") <= 1, r.toString());
+        if (r.longValue("lateTickSteps") > 0) {
+            System.out.println("[CoarseLagIT] " + jdk + " finding: the kernel's coarse tick came late " + r.value("lateTickSteps")
+                    + " times (largest step " + r.value("largestLateTickStepMs") + " ms); reads past the start line's L in them: "
+                    + r.value("readsBeyondStartLagInLateTicks") + " of " + r.value("reads") + " (worst " + r.value("worstBehindMs")
+                    + " ms behind, L " + r.value("startLagMs") + " ms)");
+        }
         if (!r.stderr.contains(RESTATED)) {
+            // Outside the kernel's late ticks (CoarseLagApp), which no stated L can cover: docs/CONTRACT.md, millis.lag.
             assertEquals(0, r.longValue("readsBeyondStartLag"), "reads outside the start line's L\n" + r);
+            assertTrue(r.longValue("worstBehindMs") <= r.longValue("startLagMs") + CoarseLagApp.LATE_TICK_BOUND_MS, r.toString());
         } else {
             // A tick later than any at start-up: the reads stay within the L restated for it.
             assertTrue(r.longValue("worstBehindMs") <= r.longValue("finalLagMs"), r.toString());

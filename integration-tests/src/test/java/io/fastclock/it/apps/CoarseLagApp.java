@@ -8,9 +8,19 @@ package io.fastclock.it.apps;
  * the agent moves currentTimeMillis back to the system clock, a read must lie within the reference
  * reads around it. Prints key=value lines; the test decides.
  *
+ * <p>A late kernel tick: the coarse clock the agent reads stands still past its tick and then moves
+ * by the time it missed. Reads past the start line's L that end in such a step (at least twice the
+ * smallest step seen, at most {@value #LATE_TICK_BOUND_MS} ms) are counted apart
+ * ({@code readsBeyondStartLagInLateTicks}): the kernel's clock was late, whatever L the agent stated.
+ * Reads past L between regular steps (an L stated too small) stay in {@code readsBeyondStartLag}, and so
+ * do those ending in a larger step (a clock frozen or off by a unit).
+ *
  * args: milliseconds
  */
 public final class CoarseLagApp {
+    /** The largest step still taken for a late tick; a larger one counts against L. */
+    public static final long LATE_TICK_BOUND_MS = 50;
+
     public static void main(String[] args) {
         long runNanos = Long.parseLong(args[0]) * 1_000_000L;
         long startLagMs = publishedLagMs();
@@ -21,6 +31,12 @@ public final class CoarseLagApp {
         long worstBehindMs = Long.MIN_VALUE;
         long worstAheadMs = Long.MIN_VALUE;
         long beyondStartLag = 0;
+        long beyondStartLagInLateTicks = 0;
+        long pendingBeyondStartLag = 0;
+        long lastMillis = Long.MIN_VALUE;
+        long smallestStepMs = 0;
+        long lateTickSteps = 0;
+        long largestLateTickStepMs = 0;
         long beyondPublishedLag = 0;
         long readsOnSystem = 0;
         long outsideOnSystem = 0;
@@ -36,8 +52,27 @@ public final class CoarseLagApp {
                 reads++;
                 worstBehindMs = Math.max(worstBehindMs, behind);
                 worstAheadMs = Math.max(worstAheadMs, millis - after);
+                if (millis != lastMillis) {
+                    // The reads past L since the last step end now: in a late tick or not.
+                    long step = millis - lastMillis;
+                    if (lastMillis != Long.MIN_VALUE && step > 0) {
+                        boolean lateTick = smallestStepMs > 0 && step >= 2 * smallestStepMs && step <= LATE_TICK_BOUND_MS;
+                        if (lateTick) {
+                            lateTickSteps++;
+                            largestLateTickStepMs = Math.max(largestLateTickStepMs, step);
+                            beyondStartLagInLateTicks += pendingBeyondStartLag;
+                        } else {
+                            beyondStartLag += pendingBeyondStartLag;
+                        }
+                        smallestStepMs = smallestStepMs == 0 ? step : Math.min(smallestStepMs, step);
+                    } else {
+                        beyondStartLag += pendingBeyondStartLag;
+                    }
+                    pendingBeyondStartLag = 0;
+                    lastMillis = millis;
+                }
                 if (behind > startLagMs) {
-                    beyondStartLag++;
+                    pendingBeyondStartLag++;
                 }
                 if (behind > lagMs) {
                     beyondPublishedLag++;
@@ -67,6 +102,7 @@ public final class CoarseLagApp {
             largestPublishedLagMs = Math.max(largestPublishedLagMs, lagMs);
             onSystem = onSystem || ReferenceClocks.backends().startsWith("millis=system");
         }
+        beyondStartLag += pendingBeyondStartLag; // no step ended them: counted against L
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
         System.out.println("startLagMs=" + startLagMs);
         System.out.println("largestPublishedLagMs=" + largestPublishedLagMs);
@@ -75,6 +111,9 @@ public final class CoarseLagApp {
         System.out.println("worstBehindMs=" + worstBehindMs);
         System.out.println("worstAheadMs=" + worstAheadMs);
         System.out.println("readsBeyondStartLag=" + beyondStartLag);
+        System.out.println("readsBeyondStartLagInLateTicks=" + beyondStartLagInLateTicks);
+        System.out.println("lateTickSteps=" + lateTickSteps);
+        System.out.println("largestLateTickStepMs=" + largestLateTickStepMs);
         System.out.println("readsBeyondPublishedLag=" + beyondPublishedLag);
         System.out.println("readsOnSystem=" + readsOnSystem);
         System.out.println("readsOutsideReferenceOnSystem=" + outsideOnSystem);
