@@ -30,13 +30,7 @@ public final class CoarseLagApp {
         long reads = 0;
         long worstBehindMs = Long.MIN_VALUE;
         long worstAheadMs = Long.MIN_VALUE;
-        long beyondStartLag = 0;
-        long beyondStartLagInLateTicks = 0;
-        long pendingBeyondStartLag = 0;
-        long lastMillis = Long.MIN_VALUE;
-        long smallestStepMs = 0;
-        long lateTickSteps = 0;
-        long largestLateTickStepMs = 0;
+        BeyondLagTally beyondStartLag = new BeyondLagTally(startLagMs);
         long beyondPublishedLag = 0;
         long readsOnSystem = 0;
         long outsideOnSystem = 0;
@@ -52,28 +46,7 @@ public final class CoarseLagApp {
                 reads++;
                 worstBehindMs = Math.max(worstBehindMs, behind);
                 worstAheadMs = Math.max(worstAheadMs, millis - after);
-                if (millis != lastMillis) {
-                    // The reads past L since the last step end now: in a late tick or not.
-                    long step = millis - lastMillis;
-                    if (lastMillis != Long.MIN_VALUE && step > 0) {
-                        boolean lateTick = smallestStepMs > 0 && step >= 2 * smallestStepMs && step <= LATE_TICK_BOUND_MS;
-                        if (lateTick) {
-                            lateTickSteps++;
-                            largestLateTickStepMs = Math.max(largestLateTickStepMs, step);
-                            beyondStartLagInLateTicks += pendingBeyondStartLag;
-                        } else {
-                            beyondStartLag += pendingBeyondStartLag;
-                        }
-                        smallestStepMs = smallestStepMs == 0 ? step : Math.min(smallestStepMs, step);
-                    } else {
-                        beyondStartLag += pendingBeyondStartLag;
-                    }
-                    pendingBeyondStartLag = 0;
-                    lastMillis = millis;
-                }
-                if (behind > startLagMs) {
-                    pendingBeyondStartLag++;
-                }
+                beyondStartLag.read(millis, behind);
                 if (behind > lagMs) {
                     beyondPublishedLag++;
                 }
@@ -102,7 +75,7 @@ public final class CoarseLagApp {
             largestPublishedLagMs = Math.max(largestPublishedLagMs, lagMs);
             onSystem = onSystem || ReferenceClocks.backends().startsWith("millis=system");
         }
-        beyondStartLag += pendingBeyondStartLag; // no step ended them: counted against L
+        beyondStartLag.end();
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
         System.out.println("startLagMs=" + startLagMs);
         System.out.println("largestPublishedLagMs=" + largestPublishedLagMs);
@@ -110,15 +83,62 @@ public final class CoarseLagApp {
         System.out.println("reads=" + reads);
         System.out.println("worstBehindMs=" + worstBehindMs);
         System.out.println("worstAheadMs=" + worstAheadMs);
-        System.out.println("readsBeyondStartLag=" + beyondStartLag);
-        System.out.println("readsBeyondStartLagInLateTicks=" + beyondStartLagInLateTicks);
-        System.out.println("lateTickSteps=" + lateTickSteps);
-        System.out.println("largestLateTickStepMs=" + largestLateTickStepMs);
+        System.out.println("readsBeyondStartLag=" + beyondStartLag.beyond);
+        System.out.println("readsBeyondStartLagInLateTicks=" + beyondStartLag.beyondInLateTicks);
+        System.out.println("lateTickSteps=" + beyondStartLag.lateTickSteps);
+        System.out.println("largestLateTickStepMs=" + beyondStartLag.largestLateTickStepMs);
         System.out.println("readsBeyondPublishedLag=" + beyondPublishedLag);
         System.out.println("readsOnSystem=" + readsOnSystem);
         System.out.println("readsOutsideReferenceOnSystem=" + outsideOnSystem);
         System.out.println("instantsOnSystem=" + instantsOnSystem);
         System.out.println("instantApartOnSystem=" + instantApartOnSystem);
+    }
+
+    /**
+     * Reads past a lag, each run of them classed by the step of the clock that ends it: a late
+     * tick's (counted apart) or any other (counted against the lag). See the class comment.
+     */
+    static final class BeyondLagTally {
+        private final long lagMs;
+        long beyond;
+        long beyondInLateTicks;
+        long lateTickSteps;
+        long largestLateTickStepMs;
+        private long pending;
+        private long lastMillis = Long.MIN_VALUE;
+        private long smallestStepMs;
+
+        BeyondLagTally(long lagMs) {
+            this.lagMs = lagMs;
+        }
+
+        void read(long millis, long behindMs) {
+            if (millis != lastMillis) {
+                long step = millis - lastMillis;
+                boolean stepped = lastMillis != Long.MIN_VALUE && step > 0;
+                if (stepped && smallestStepMs > 0 && step >= 2 * smallestStepMs && step <= LATE_TICK_BOUND_MS) {
+                    lateTickSteps++;
+                    largestLateTickStepMs = Math.max(largestLateTickStepMs, step);
+                    beyondInLateTicks += pending;
+                } else {
+                    beyond += pending;
+                }
+                if (stepped) {
+                    smallestStepMs = smallestStepMs == 0 ? step : Math.min(smallestStepMs, step);
+                }
+                pending = 0;
+                lastMillis = millis;
+            }
+            if (behindMs > lagMs) {
+                pending++;
+            }
+        }
+
+        /** Reads past the lag that no step ended: counted against it. */
+        void end() {
+            beyond += pending;
+            pending = 0;
+        }
     }
 
     /** The agent's mirror of its state (a system property); -1 when absent. */
