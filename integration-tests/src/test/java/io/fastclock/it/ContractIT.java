@@ -3,6 +3,7 @@ package io.fastclock.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastclock.it.apps.CoarseLagApp;
 import io.fastclock.it.apps.ContractApp;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,19 +37,18 @@ class ContractIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void coarseMillisKeepsItsStatedLag(Jdk jdk) throws Exception {
-        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on,millis=coarse,nanos=system,log=debug")
-                .main(ContractApp.class, "1.5", "2").run();
+        ForkedJvm.Result r = AgentJars.withJna(ForkedJvm.on(jdk).agentArgs("mode=on,millis=coarse,nanos=system,log=debug"), jdk)
+                .main(CoarseLagApp.class, "1500").run();
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("millis=coarse,nanos=system", r.value("backends"), r.toString());
+        assertTrue(r.stderr.contains("fastclock: rewrote io.fastclock.it.apps.CoarseLagApp ("), "CoarseLagApp not rewritten\n" + r);
         // The start-up line states the resolution (one kernel tick) and the lag L.
-        java.util.regex.Matcher m = java.util.regex.Pattern
-                .compile("currentTimeMillis resolution ([0-9]+) ms, lag up to ([0-9]+) ms").matcher(r.stderr);
-        assertTrue(m.find(), "the start-up line must state the millis resolution and lag\n" + r);
-        long tickMs = Long.parseLong(m.group(1));
-        long lagMs = Long.parseLong(m.group(2));
+        StatedLag stated = StatedLag.of(r);
+        stated.assertPublished(r.longValue("startLagMs"), r);
         // At least two ticks; more where the coarse clock was measured further behind at start-up.
-        assertTrue(lagMs >= 2 * tickMs, r.toString());
-        assertMillisContract(r, lagMs, tickMs + 1);
+        assertTrue(stated.startMs >= 2 * stated.resolutionMs, r.toString());
+        assertTrue(r.longValue("smallestStepMs") <= stated.resolutionMs + 1, r.toString());
+        CoarseLagIT.assertServesTheKernelsCoarseClock(jdk, r, stated.startMs);
     }
 
     @ParameterizedTest(name = "{0}")

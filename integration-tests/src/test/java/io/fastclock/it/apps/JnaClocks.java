@@ -13,6 +13,7 @@ import com.sun.jna.NativeLibrary;
 public final class JnaClocks {
     static final int CLOCK_REALTIME = 0;
     static final int CLOCK_MONOTONIC = 1;
+    static final int CLOCK_REALTIME_COARSE = 5;
     private static final Function CLOCK_GETTIME = NativeLibrary.getProcess().getFunction("clock_gettime");
     private static Function countedReads;
 
@@ -21,6 +22,14 @@ public final class JnaClocks {
     /** CLOCK_REALTIME in ns since the epoch. */
     public static long realtimeNanos() {
         return read(CLOCK_REALTIME);
+    }
+
+    /**
+     * The kernel's CLOCK_REALTIME_COARSE in ns since the epoch (held back as the simulator's
+     * SLOWCLOCK_COARSE_LAG says, as the agent's coarse clock is): each distinct value is one tick.
+     */
+    public static long realtimeCoarseNanos() {
+        return read(CLOCK_REALTIME_COARSE);
     }
 
     /** CLOCK_MONOTONIC in ns, System.nanoTime()'s origin. */
