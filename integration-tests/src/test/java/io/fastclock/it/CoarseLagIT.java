@@ -43,13 +43,33 @@ class CoarseLagIT {
         ForkedJvm.Result r = coarseMachine(jdk, "0:3").main(CoarseLagApp.class, "2000").run();
         assertEquals(0, r.exitCode, r.toString());
         assertTrue(r.stderr.contains("fastclock: rewrote io.fastclock.it.apps.CoarseLagApp ("), r.toString());
-        assertEquals("millis=coarse,nanos=system", r.value("backends"), r.toString());
+        assertOnCoarseUnlessTheKernelsClockOutranTheCap(jdk, r);
         StatedLag stated = StatedLag.of(r);
         stated.assertPublished(r.longValue("startLagMs"), r);
         assertTrue(r.longValue("worstBehindMs") >= 3, "the simulated lag must show\n" + r);
         assertServesTheKernelsCoarseClock(jdk, r, stated.startMs);
         // Held 3 ms back, the clock is more than two ticks behind: the start line states what it measured.
         assertTrue(stated.startMs > 2 * stated.resolutionMs, "L must come from the measured lag, not two ticks\n" + r);
+    }
+
+    /**
+     * The coarse clock serves currentTimeMillis to the end, or the agent gave it up as designed: one
+     * line, after the application itself saw the kernel's coarse clock further behind than L (a tick
+     * so late that the watch sampled it past the cap, as a loaded CI machine gave once in a local run
+     * with two busy loops on two cores), and every read after it the system clock's.
+     */
+    static void assertOnCoarseUnlessTheKernelsClockOutranTheCap(Jdk jdk, ForkedJvm.Result r) {
+        if (r.value("backends").equals("millis=coarse,nanos=system")) {
+            return;
+        }
+        assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
+        assertEquals(1, count(r.stderr, TO_SYSTEM), r.toString());
+        assertTrue(r.longValue("kernelWorstBehindMs") > r.longValue("startLagMs"),
+                "the coarse clock was given up, but the kernel's never showed further behind than L\n" + r);
+        assertEquals(0, r.longValue("readsOutsideReferenceOnSystem"), r.toString());
+        System.out.println("[CoarseLagIT] " + jdk + " finding: the kernel's coarse clock ran past the cap, and currentTimeMillis"
+                + " went back to the system clock (the application saw it " + r.value("kernelWorstBehindMs") + " ms behind, L "
+                + r.value("startLagMs") + " ms)");
     }
 
     /**

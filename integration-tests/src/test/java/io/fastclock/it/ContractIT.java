@@ -40,7 +40,7 @@ class ContractIT {
         ForkedJvm.Result r = AgentJars.withJna(ForkedJvm.on(jdk).agentArgs("mode=on,millis=coarse,nanos=system,log=debug"), jdk)
                 .main(CoarseLagApp.class, "1500").run();
         assertEquals(0, r.exitCode, r.toString());
-        assertEquals("millis=coarse,nanos=system", r.value("backends"), r.toString());
+        CoarseLagIT.assertOnCoarseUnlessTheKernelsClockOutranTheCap(jdk, r);
         assertTrue(r.stderr.contains("fastclock: rewrote io.fastclock.it.apps.CoarseLagApp ("), "CoarseLagApp not rewritten\n" + r);
         // The start-up line states the resolution (one kernel tick) and the lag L.
         StatedLag stated = StatedLag.of(r);

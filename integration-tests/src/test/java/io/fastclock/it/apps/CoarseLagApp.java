@@ -82,6 +82,7 @@ public final class CoarseLagApp {
         System.out.println("ticksBeyondStartLag=" + startLag.ticksBeyondLag);
         System.out.println("medianTickWorstBehindMs=" + startLag.medianTickWorstBehindMs());
         System.out.println("largestKernelStepMs=" + startLag.largestKernelStepMs);
+        System.out.println("kernelWorstBehindMs=" + startLag.kernelWorstBehindMs);
         System.out.println("readsBeyondPublishedLag=" + beyondPublishedLag);
         System.out.println("readsOnSystem=" + readsOnSystem);
         System.out.println("readsOutsideReferenceOnSystem=" + outsideOnSystem);

@@ -25,6 +25,7 @@ final class CoarseLagTally {
     long ticks;
     long ticksBeyondLag;
     long largestKernelStepMs;
+    long kernelWorstBehindMs = Long.MIN_VALUE;
     long smallestStepMs = Long.MAX_VALUE;
     private long tickNs = Long.MIN_VALUE;
     private long tickWorstBehindMs;
@@ -37,7 +38,9 @@ final class CoarseLagTally {
     /** One read: the reference before it, the kernel's coarse clock after that, then the read. */
     void read(long referenceBeforeMs, long kernelCoarseNs, long millis) {
         reads++;
-        if (millis < Math.floorDiv(kernelCoarseNs, 1_000_000L)) {
+        long kernelCoarseMs = Math.floorDiv(kernelCoarseNs, 1_000_000L);
+        kernelWorstBehindMs = Math.max(kernelWorstBehindMs, referenceBeforeMs - kernelCoarseMs);
+        if (millis < kernelCoarseMs) {
             olderThanKernel++;
         }
         long behindMs = referenceBeforeMs - millis;
