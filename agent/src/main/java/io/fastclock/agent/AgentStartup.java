@@ -89,8 +89,8 @@ final class AgentStartup {
         // FastClock that sealed exactly these backends gets call sites rewritten to it.
         if (!installed || !ClockRegistry.sealedAre(millis, nanos, epoch)) {
             String line = "inactive: the fastclock runtime was set up by other code in this JVM; no call site is rewritten";
-            AgentState.inactive(line);
             log.info(line);
+            AgentState.inactive(line);
             return;
         }
 
@@ -116,10 +116,12 @@ final class AgentStartup {
         String startLine = decision.summary() + probe.nativeNote() + "; " + millisResolution(decision, probe) + "; "
                 + jdkCoverage(coverage, jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
                 + " classes loaded before the agent rewritten" + (background ? FastclockAgent.BACKGROUND_NOTE : "");
+        // Said, then published, fastclock.active last: whoever sees the verdict (with start=background,
+        // the application itself) finds the start line written and L set, even if the JVM ends right after.
+        log.info(startLine);
+        LiveAgentState.millisLag(statedLagMs(decision));
         LiveAgentState.active(startLine, decision.millis().backend(), decision.nanos().backend(),
                 epoch != null && jdk != JdkScope.NONE ? epoch.name() : BackendNames.SYSTEM, stats, jdkStats, tsc);
-        LiveAgentState.millisLag(statedLagMs(decision));
-        log.info(startLine);
         if (lagChecked != null) {
             startLagWatch(lagChecked, probe, decision, log);
         }

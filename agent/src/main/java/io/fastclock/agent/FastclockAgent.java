@@ -90,19 +90,19 @@ public final class FastclockAgent {
             if (ActivationRules.off(settings)) {
                 // off does nothing but publish that: no runtime in the boot loader, and of java.base only
                 // jdk.internal.vm exported, to this module alone (AgentState.open, for the agent properties)
-                AgentState.inactive(ActivationRules.OFF_LINE);
                 if (settings.log() != Settings.Log.QUIET) {
                     System.err.println(ActivationRules.OFF_LINE);
                 }
+                AgentState.inactive(ActivationRules.OFF_LINE);
                 return;
             }
             String fastHere = FastSystemClocksCheck.inactiveLine(settings);
             if (fastHere != null) {
                 fastHere += background ? BACKGROUND_NOTE : "";
-                AgentState.inactive(fastHere);
                 if (settings.log() != Settings.Log.QUIET) {
                     System.err.println(OneLine.escape(fastHere));
                 }
+                AgentState.inactive(fastHere);
                 Telemetry.started(settings, ActivationFacts.inactive(how, OneLine.withoutPrefix(fastHere),
                         new MachineReader(settings.sysfsRoot(), settings.procfsRoot()).readCurrentClocksource(new ArrayList<>()),
                         settings.thresholdNs()));
@@ -124,8 +124,8 @@ public final class FastclockAgent {
             if (!probe.decision.active()) {
                 // Inactive: no class defined in the boot loader, no JDK package exported for it.
                 String line = probe.decision.summary() + probe.nativeNote() + (background ? BACKGROUND_NOTE : "");
-                AgentState.inactive(line);
                 log.info(line);
+                AgentState.inactive(line);
                 Telemetry.started(settings, ActivationFactsOf.decision(how, line, probe, settings));
                 return;
             }
