@@ -26,7 +26,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class CoarseLagIT {
     private static final String RESTATED = "lag restated: up to ";
-    private static final String TO_SYSTEM = "currentTimeMillis moved back to the system clock for good";
 
     static List<Jdk> jdks() {
         return Jdk.all();
@@ -63,7 +62,7 @@ class CoarseLagIT {
             return;
         }
         assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
-        assertEquals(1, count(r.stderr, TO_SYSTEM), r.toString());
+        assertEquals(1, count(r.stderr, StatedLag.GIVEN_UP), r.toString());
         assertTrue(r.longValue("kernelWorstBehindMs") > r.longValue("startLagMs"),
                 "the coarse clock was given up, but the kernel's never showed further behind than L\n" + r);
         assertEquals(0, r.longValue("readsOutsideReferenceOnSystem"), r.toString());
@@ -102,7 +101,7 @@ class CoarseLagIT {
         long startMs = StatedLag.of(r).startMs;
         assertTrue(r.stderr.contains(RESTATED), "the grown lag must be restated\n" + r);
         assertTrue(r.longValue("largestPublishedLagMs") > startMs, "the published L must follow\n" + r);
-        assertEquals(1, count(r.stderr, TO_SYSTEM), "one line when currentTimeMillis leaves the coarse clock\n" + r);
+        assertEquals(1, count(r.stderr, StatedLag.GIVEN_UP), "one line when currentTimeMillis leaves the coarse clock\n" + r);
         assertTrue(r.longValue("readsBeyondStartLag") > 0, "the lag must really have grown\n" + r);
         // For good, and from then on every read is the system clock's.
         assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
@@ -124,7 +123,7 @@ class CoarseLagIT {
                 + ",log=debug,instant=coarse").main(CoarseLagApp.class, "3500").run();
         assertEquals(0, r.exitCode, r.toString());
         assertTrue(r.stderr.contains("java.time -> coarse at "), "instant=coarse must serve java.time\n" + r);
-        assertEquals(1, count(r.stderr, TO_SYSTEM), r.toString());
+        assertEquals(1, count(r.stderr, StatedLag.GIVEN_UP), r.toString());
         assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
         assertTrue(r.longValue("instantsOnSystem") > 10_000, r.toString());
         assertEquals(0, r.longValue("instantApartOnSystem"), "Instant.now() stayed on the late coarse clock\n" + r);

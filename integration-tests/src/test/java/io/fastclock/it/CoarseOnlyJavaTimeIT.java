@@ -38,7 +38,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class CoarseOnlyJavaTimeIT {
     static final int OPS = 20_000;
-    static final String GIVEN_UP = "currentTimeMillis moved back to the system clock for good";
     static final long MAX_READS_WITH_AGENT = OPS / 100;
     /** JTimeOps' entry points whose value is a millisecond read: served by the coarse clock by default. */
     static final List<String> MILLIS_READS = List.of("Clock.systemUTC.millis", "Clock.systemDefaultZone.millis",
@@ -68,7 +67,7 @@ class CoarseOnlyJavaTimeIT {
         assertEquals("ok", r.value("done"), r.toString());
         // The watch gave the coarse clock up (its kernel ticks came later than the cap): from then on the
         // millis reads are the system clock's, slow by design, and this run cannot show java.time's reach.
-        assumeFalse(r.stderr.contains(GIVEN_UP), () -> "the coarse clock was given up while the test ran: " + r.agentLines());
+        assumeFalse(r.stderr.contains(StatedLag.GIVEN_UP), () -> "the coarse clock was given up while the test ran: " + r.agentLines());
         assertEquals(backends, r.value("backends"), "not the coarse-only world\n" + r);
         // The L the application checks against: the start line's, or one restated before its main began.
         long lagMs = r.longValue("lagMs");

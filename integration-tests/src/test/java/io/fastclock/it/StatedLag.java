@@ -13,6 +13,8 @@ import java.util.regex.Pattern;
  * before the application's main begins).
  */
 final class StatedLag {
+    /** The line the lag watch writes when it gives the coarse clock up, past the cap. */
+    static final String GIVEN_UP = "currentTimeMillis moved back to the system clock for good";
     private static final Pattern START = Pattern.compile("currentTimeMillis resolution ([0-9]+) ms, lag up to ([0-9]+) ms");
     private static final Pattern RESTATED = Pattern.compile("lag restated: up to ([0-9]+) ms");
 
