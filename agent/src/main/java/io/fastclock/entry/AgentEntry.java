@@ -1,15 +1,41 @@
 package io.fastclock.entry;
 
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
+import java.lang.invoke.MethodHandles;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.security.CodeSource;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 
 /**
  * The only class of fastclock.jar that the application's class loader can load (Premain-Class,
- * Agent-Class and Main-Class). It holds nothing: no field, no Instrumentation. It checks that the
- * JVM called it, then hands over to the agent's own module, which {@link PrivateModule} defines from
- * the jar's {@code .classdata} resources in a layer and loader of its own, whose packages are
- * neither exported nor opened to any module the application can load classes into.
+ * Agent-Class and Main-Class). It holds nothing: no Instrumentation. It checks that the JVM called
+ * it, then hands over to the agent's own module, which {@link PrivateModule} defines from the jar's
+ * {@code .classdata} resources in a layer and loader of its own, whose packages are neither exported
+ * nor opened to any module the application can load classes into.
+ *
+ * <p>Its helpers (the other classes of this package) are not on the class path either: this class's
+ * initialiser defines each of them itself, from its own jar's {@value #HELPERS} entries, before it
+ * calls any of them. A class of the same name that someone else defined first (application code can
+ * define classes into this package with {@code MethodHandles.privateLookupIn(AgentEntry.class, ...)},
+ * or put one on the class path before this jar) makes that definition fail, and the entry then
+ * refuses to start: the Instrumentation only ever reaches classes this initialiser defined.
  */
 public final class AgentEntry {
+    /** The helpers' class files, {@code <simple name>.classdata}, listed one per line in {@value #HELPER_LIST}. */
+    static final String HELPERS = "META-INF/fastclock/entry/";
+    static final String HELPER_LIST = HELPERS + "classes";
+
+    /**
+     * Null when every helper is this jar's, defined here; else why the entry does nothing. Final: once
+     * the initialiser has run, no code (short of sun.misc.Unsafe) can change the answer.
+     */
+    private static final String HELPERS_REFUSAL = defineHelpers();
+
     private AgentEntry() {}
 
     public static void premain(String args, Instrumentation inst) {
@@ -28,6 +54,11 @@ public final class AgentEntry {
 
     /** {@code java -jar fastclock.jar}: the doctor and the commands. */
     public static void main(String[] args) {
+        if (HELPERS_REFUSAL != null) {
+            System.err.println("fastclock: main refused: " + oneLine(HELPERS_REFUSAL));
+            System.exit(1);
+            return;
+        }
         String refusal = CallerCheck.refusalForMain();
         if (refusal != null) {
             System.err.println("fastclock: main refused: " + oneLine(refusal));
@@ -60,6 +91,10 @@ public final class AgentEntry {
      *     lambda). The walker is not kept: one that retains classes is a right under a SecurityManager.
      */
     private static void agent(String how, String args, Instrumentation inst, Class<?> caller) {
+        if (HELPERS_REFUSAL != null) {
+            System.err.println("fastclock: " + how + " refused: " + oneLine(HELPERS_REFUSAL));
+            return;
+        }
         try {
             String refusal = CallerCheck.refusalForAgent(inst, caller);
             if (refusal != null) {
@@ -73,6 +108,68 @@ public final class AgentEntry {
             PrivateModule.define(false).launch(new Object[] {how, args, inst});
         } catch (Throwable t) {
             notStarted(t);
+        }
+    }
+
+    /**
+     * Defines every helper from this class's own jar (never through a class loader's search, which the
+     * class path can shadow), in this class's loader and package.
+     *
+     * @return null when all were defined here, else why not
+     */
+    private static String defineHelpers() {
+        try {
+            MethodHandles.Lookup here = MethodHandles.lookup();
+            try (JarFile jar = new JarFile(ownJar(), false)) {
+                for (String line : helperNames(jar)) {
+                    String helper = line.trim();
+                    JarEntry entry = jar.getJarEntry(HELPERS + helper + ".classdata");
+                    if (entry == null) {
+                        return "fastclock.jar lacks its entry class " + helper;
+                    }
+                    byte[] bytes;
+                    try (InputStream in = jar.getInputStream(entry)) {
+                        bytes = in.readAllBytes();
+                    }
+                    try {
+                        here.defineClass(bytes);
+                    } catch (LinkageError e) {
+                        return "a class named " + AgentEntry.class.getPackageName() + "." + helper
+                                + " was defined by other code before fastclock's (" + e + ")";
+                    }
+                }
+            }
+            return null;
+        } catch (IOException | IllegalAccessException | RuntimeException | LinkageError e) {
+            return "cannot define the entry's classes: " + e;
+        }
+    }
+
+    private static String[] helperNames(JarFile jar) throws IOException {
+        JarEntry list = jar.getJarEntry(HELPER_LIST);
+        if (list == null) {
+            throw new IOException("fastclock.jar has no " + HELPER_LIST);
+        }
+        try (InputStream in = jar.getInputStream(list)) {
+            // split on one plain character: no regular expression compiled at start-up
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim().split("\n");
+        }
+    }
+
+    /** The jar this class was loaded from, by its code source. */
+    static File ownJar() throws IOException {
+        CodeSource source = AgentEntry.class.getProtectionDomain().getCodeSource();
+        if (source == null || source.getLocation() == null) {
+            throw new IOException("cannot find fastclock.jar (no code source)");
+        }
+        try {
+            File file = new File(source.getLocation().toURI());
+            if (!file.isFile()) {
+                throw new IOException("fastclock must run from its jar, not " + file);
+            }
+            return file;
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            throw new IOException("cannot find fastclock.jar: " + e, e);
         }
     }
 

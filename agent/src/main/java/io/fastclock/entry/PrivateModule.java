@@ -9,10 +9,8 @@ import java.lang.module.ModuleFinder;
 import java.lang.module.ModuleReader;
 import java.lang.module.ModuleReference;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.CodeSource;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -64,7 +62,7 @@ final class PrivateModule {
      *     enabled for the module from here (the launcher gave it to the jar's unnamed module)
      */
     static PrivateModule define(boolean commandLine) throws IOException {
-        File jar = agentJar();
+        File jar = AgentEntry.ownJar();
         Set<String> packages = packages(jar);
         if (packages.isEmpty()) {
             throw new IOException(jar + " holds no agent classes under " + CLASSES);
@@ -158,22 +156,6 @@ final class PrivateModule {
             // JDK 21 and older: no native-access checks
         } catch (ReflectiveOperationException | RuntimeException e) {
             // the JVM then prints its own warning at System.load; nothing else changes
-        }
-    }
-
-    static File agentJar() throws IOException {
-        CodeSource source = AgentEntry.class.getProtectionDomain().getCodeSource();
-        if (source == null || source.getLocation() == null) {
-            throw new IOException("cannot find fastclock.jar (no code source)");
-        }
-        try {
-            File file = new File(source.getLocation().toURI());
-            if (!file.isFile()) {
-                throw new IOException("fastclock must run from its jar, not " + file);
-            }
-            return file;
-        } catch (URISyntaxException | IllegalArgumentException e) {
-            throw new IOException("cannot find fastclock.jar: " + e, e);
         }
     }
 
