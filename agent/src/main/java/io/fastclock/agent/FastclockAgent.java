@@ -19,7 +19,7 @@ import java.util.Map;
  * starts and runs on the system clocks, with one line on stderr.
  */
 public final class FastclockAgent {
-    /** Per copy: each -javaagent or attach of the jar defines the agent's module anew ({@link #earlierCopy}). */
+    /** Per copy: each -javaagent or attach of the jar defines the agent's module anew ({@link EarlierCopy}). */
     private static volatile boolean started;
 
     /** How a start line ends when start=background decided it while main ran. */
@@ -57,13 +57,13 @@ public final class FastclockAgent {
             Map<String, String> propertiesAtPremain) {
         try {
             Class<?>[] loaded = inst.getAllLoadedClasses();
-            Module earlier = earlierCopy(loaded);
+            Module earlier = EarlierCopy.find(loaded, FastclockAgent.class.getModule());
             if (DETACH.equals(args) && how.equals("agentmain")) {
                 // java -jar fastclock.jar detach PID: the copy that started does the work.
                 if (earlier == null) {
                     System.err.println(OneLine.PREFIX + "nothing to detach: fastclock is not loaded in this JVM");
                 } else {
-                    Launch.call(earlier, new Object[] {Launch.DETACH, null, inst});
+                    EarlierCopy.detach(earlier, inst);
                 }
                 return;
             }
@@ -158,21 +158,5 @@ public final class FastclockAgent {
             }
         }
         return count;
-    }
-
-    /**
-     * The module of a copy of this agent started before this one (another -javaagent of the jar, or
-     * an earlier attach), found among the loaded classes: each copy has a module layer of its own, and
-     * the entry class holds nothing that could say so.
-     */
-    static Module earlierCopy(Class<?>[] loaded) {
-        Module mine = FastclockAgent.class.getModule();
-        for (Class<?> c : loaded) {
-            if (c.getName().equals(Launch.class.getName()) && c.getModule() != mine && c.getModule().isNamed()
-                    && c.getModule().getName().equals(mine.getName())) {
-                return c.getModule();
-            }
-        }
-        return null;
     }
 }

@@ -6,14 +6,14 @@ import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.function.Function;
 
 /**
  * The agent module's one way in: its service provider, which io.fastclock.entry.AgentEntry finds
- * through ServiceLoader (no package of this module is exported for it). Application code that
- * finds it too gets nothing: the agent starts only with the JVM's own Instrumentation, and starts
- * once.
+ * through ServiceLoader (no package of this module is exported for it). Each copy of the module
+ * takes one call, the entry's, made right after the module is defined and before any object of it
+ * exists that application code could follow back here; every later call is refused, whoever makes
+ * it. The agent starts only with the JVM's own Instrumentation.
  *
  * <p>{@code apply({"premain"|"agentmain", String agentArgs, Instrumentation})},
  * {@code apply({"premain", String agentArgs, Instrumentation, Boolean.TRUE, Map<String, String>})} from
@@ -21,12 +21,16 @@ import java.util.function.Function;
  * {@code apply({"main", String[] commandLine})}.
  */
 public final class Launch implements Function<Object[], Object> {
-    /** {@code apply({DETACH, null, Instrumentation})}: a later copy asks the one that started to detach. */
-    static final String DETACH = "detach";
     private static final ClassFileTransformer NEVER_ADDED = new ClassFileTransformer() {};
+    /** Set by the first call: the entry's. */
+    private static boolean spent;
 
     @Override
     public Object apply(Object[] args) {
+        if (!firstCall()) {
+            System.err.println(OneLine.PREFIX + "refused: this copy of fastclock has been started already");
+            return null;
+        }
         String how = (String) args[0];
         if (how.equals("main")) {
             // The command line's runtime comes from this module's parent loader (io.fastclock.entry.PrivateModule).
@@ -46,13 +50,15 @@ public final class Launch implements Function<Object[], Object> {
             System.err.println(OneLine.PREFIX + OneLine.escape(how) + " refused: not the JVM's Instrumentation");
             return null;
         }
-        if (how.equals(DETACH)) {
-            FastclockAgent.detachThisCopy();
-        } else {
-            boolean background = args.length > 4 && Boolean.TRUE.equals(args[3]) && args[4] instanceof Map;
-            FastclockAgent.start((String) args[1], inst, how, background, background ? propertyMap((Map<?, ?>) args[4]) : null);
-        }
+        boolean background = args.length > 4 && Boolean.TRUE.equals(args[3]) && args[4] instanceof Map;
+        FastclockAgent.start((String) args[1], inst, how, background, background ? propertyMap((Map<?, ?>) args[4]) : null);
         return null;
+    }
+
+    private static synchronized boolean firstCall() {
+        boolean first = !spent;
+        spent = true;
+        return first;
     }
 
     /** A copy of premain's map with only String keys and values (it crossed from the class path). */
@@ -64,18 +70,6 @@ public final class Launch implements Function<Object[], Object> {
             }
         }
         return copy;
-    }
-
-    /** Calls the provider of another copy's module (its layer's, found through ServiceLoader). */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    static void call(Module other, Object[] args) {
-        for (Function provider : ServiceLoader.load(other.getLayer(), Function.class)) {
-            if (provider.getClass().getModule() == other) {
-                provider.apply(args);
-                return;
-            }
-        }
-        System.err.println(OneLine.PREFIX + "the copy of fastclock loaded earlier cannot be reached");
     }
 
     /** The JDK's own class, and an instance the JVM made ({@link #madeByItsConstructor}). */
