@@ -16,6 +16,7 @@ import io.fastclock.rewrite.ClockTransformer;
 import io.fastclock.rewrite.JdkScope;
 import io.fastclock.rewrite.RewriteListener;
 import io.fastclock.rewrite.RewriteStats;
+import io.fastclock.rewrite.RuntimeShadows;
 import io.fastclock.runtime.ClockRegistry;
 import io.fastclock.clock.CoarseEpoch;
 import io.fastclock.clock.CoarseMillis;
@@ -80,19 +81,23 @@ final class AgentStartup {
         }
         EpochClock epoch = coverage.table().serves(ClockReplacements.Served.EPOCH) ? epochClock(tsc, probe, lagChecked) : null;
         LongClock nanos = nanosClock(decision.nanos().backend(), tsc);
-        boolean installed = ClockRegistry.install(millis, nanos, epoch);
-        FastClock.nanoTime(); // initialise now, off the application's first call
-        if (epoch != null) {
-            FastClock.nanoTimeAdjustment(0); // and the epoch read, before any JDK class calls it
-        }
         // The runtime's install is public (it lives in the boot loader's unnamed module): only a
-        // FastClock that sealed exactly these backends gets call sites rewritten to it.
+        // FastClock that sealed exactly these backends gets call sites rewritten to it. It is not
+        // initialised where the install was refused: it would seal what other code installed.
+        boolean installed = ClockRegistry.install(millis, nanos, epoch);
+        if (installed) {
+            FastClock.nanoTime(); // initialise now, off the application's first call
+        }
         if (!installed || !ClockRegistry.sealedAre(millis, nanos, epoch)) {
             String line = "inactive: the fastclock runtime was set up by other code in this JVM; no call site is rewritten";
             log.info(line);
             AgentState.inactive(line);
             return;
         }
+        if (epoch != null) {
+            FastClock.nanoTimeAdjustment(0); // and the epoch read, before any JDK class calls it
+        }
+        RuntimeShadows shadows = runtimeShadows(inst, log);
 
         RewriteStats stats = new RewriteStats();
         RewriteStats jdkStats = new RewriteStats();
@@ -100,7 +105,7 @@ final class AgentStartup {
         RewriteListener listener = Detacher.recording(changed,
                 log.debugEnabled() ? new DebugListener(log) : new FirstFailureReporter(log));
         ClockTransformer transformer = transformer(settings, coverage, stats, jdkStats, listener,
-                module -> readsRuntime(inst, module), log);
+                module -> readsRuntime(inst, module), shadows, log);
         JdkScope jdk = transformer.jdkScope();
         inst.addTransformer(transformer, true);
         Detacher.install(inst, transformer, tsc, changed);
@@ -165,14 +170,31 @@ final class AgentStartup {
      * @param readsRuntime whether a module reads the runtime (adding the read edge where it can)
      */
     static ClockTransformer transformer(Settings settings, JavaTimeCoverage coverage, RewriteStats stats,
-            RewriteStats jdkStats, RewriteListener listener, Predicate<Module> readsRuntime, AgentLog log) {
+            RewriteStats jdkStats, RewriteListener listener, Predicate<Module> readsRuntime, RuntimeShadows shadows,
+            AgentLog log) {
         JdkScope jdk = coverage.scope();
         if (jdk != JdkScope.NONE && !readsRuntime.test(Object.class.getModule())) {
             log.info("java.base cannot read the fastclock runtime; the JDK's classes keep the JDK's clocks");
             jdk = JdkScope.NONE;
         }
         return new ClockTransformer(new ClassFilter(settings.include(), settings.exclude()), jdk, coverage.table(),
-                stats, jdkStats, listener, readsRuntime);
+                stats, jdkStats, listener, readsRuntime, shadows);
+    }
+
+    /**
+     * The loaders in which a rewritten call site would not reach this runtime: those holding a class
+     * named like it already (a class-path copy loaded before an attach or a background verdict), and
+     * the JDK's application and platform loaders where they answer its names with another class. The
+     * two are asked now, so that each records the boot runtime and cannot define a class of its name
+     * later.
+     */
+    private static RuntimeShadows runtimeShadows(Instrumentation inst, AgentLog log) {
+        RuntimeShadows shadows = new RuntimeShadows(log::info);
+        shadows.noteLoaded(inst.getAllLoadedClasses());
+        Class<?>[] runtime = {FastClock.class, ClockRegistry.class, LongClock.class, EpochClock.class};
+        shadows.pin(ClassLoader.getPlatformClassLoader(), runtime);
+        shadows.pin(ClassLoader.getSystemClassLoader(), runtime);
+        return shadows;
     }
 
     /**

@@ -32,6 +32,7 @@ public final class ClockTransformer implements ClassFileTransformer {
     private final RewriteStats jdkStats;
     private final RewriteListener listener;
     private final Predicate<Module> namedModuleGate;
+    private final RuntimeShadows shadows;
 
     /**
      * @param filter which application classes to consider
@@ -46,9 +47,19 @@ public final class ClockTransformer implements ClassFileTransformer {
     public ClockTransformer(
             ClassFilter filter, JdkScope jdk, ClockReplacements table, RewriteStats stats, RewriteStats jdkStats,
             RewriteListener listener, Predicate<Module> namedModuleGate) {
+        this(filter, jdk, table, stats, jdkStats, listener, namedModuleGate, RuntimeShadows.none());
+    }
+
+    /**
+     * @param shadows loaders whose classes would link to a class named like the runtime that is not
+     *     fastclock's: their classes are left alone
+     */
+    public ClockTransformer(
+            ClassFilter filter, JdkScope jdk, ClockReplacements table, RewriteStats stats, RewriteStats jdkStats,
+            RewriteListener listener, Predicate<Module> namedModuleGate, RuntimeShadows shadows) {
         if (filter == null || jdk == null || table == null || stats == null || jdkStats == null
-                || namedModuleGate == null) {
-            throw new NullPointerException("filter, jdk, table, stats, jdkStats and namedModuleGate are required");
+                || namedModuleGate == null || shadows == null) {
+            throw new NullPointerException("filter, jdk, table, stats, jdkStats, namedModuleGate and shadows are required");
         }
         this.filter = filter;
         this.jdk = jdk;
@@ -59,6 +70,7 @@ public final class ClockTransformer implements ClassFileTransformer {
         this.jdkStats = jdkStats;
         this.listener = listener;
         this.namedModuleGate = namedModuleGate;
+        this.shadows = shadows;
     }
 
     /** The JDK classes this transformer changes. */
@@ -111,14 +123,14 @@ public final class ClockTransformer implements ClassFileTransformer {
     public byte[] transform(
             Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
-        return transform0(module, className, classBeingRedefined, classfileBuffer);
+        return transform0(module, loader, className, classfileBuffer);
     }
 
     @Override
     public byte[] transform(
             ClassLoader loader, String className, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
-        return transform0(null, className, classBeingRedefined, classfileBuffer);
+        return transform0(null, loader, className, classfileBuffer);
     }
 
     /**
@@ -138,9 +150,12 @@ public final class ClockTransformer implements ClassFileTransformer {
         return result;
     }
 
-    private byte[] transform0(
-            Module module, String className, Class<?> classBeingRedefined, byte[] classfileBuffer) {
+    private byte[] transform0(Module module, ClassLoader loader, String className, byte[] classfileBuffer) {
         if (className == null || classfileBuffer == null || table.isEmpty()) {
+            return null;
+        }
+        if (shadows.shadowed(loader, className)) {
+            stats.countExcluded();
             return null;
         }
         RewriteStats stats = this.stats;

@@ -12,6 +12,7 @@ import io.fastclock.probe.JavaTimeCoverage;
 import io.fastclock.rewrite.ClockTransformer;
 import io.fastclock.rewrite.JdkScope;
 import io.fastclock.rewrite.RewriteStats;
+import io.fastclock.rewrite.RuntimeShadows;
 import java.util.Collections;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -29,7 +30,7 @@ class AgentStartupTest {
         JavaTimeCoverage coverage = tscCoverage(settings);
         assertEquals(JdkScope.TIME, coverage.scope());
         return AgentStartup.transformer(settings, coverage, new RewriteStats(), new RewriteStats(), null, readsRuntime,
-                new AgentLog(settings.log()));
+                RuntimeShadows.none(), new AgentLog(settings.log()));
     }
 
     /**
