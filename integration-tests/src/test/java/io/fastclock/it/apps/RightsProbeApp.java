@@ -66,6 +66,9 @@ public final class RightsProbeApp {
                 String name = e.nextElement().getName();
                 if (name.endsWith(".class") && !name.startsWith("META-INF/")) {
                     classNames.add(name.substring(0, name.length() - 6).replace('/', '.'));
+                } else if (name.startsWith("META-INF/fastclock/entry/") && name.endsWith(".classdata")) {
+                    // the entry's helpers, which AgentEntry defines itself
+                    classNames.add("io.fastclock.entry." + name.substring(name.lastIndexOf('/') + 1, name.length() - 10));
                 } else if (name.endsWith(".classdata")) {
                     classNames.add(name.substring(name.indexOf("io/"), name.length() - 10).replace('/', '.'));
                 }
