@@ -142,7 +142,7 @@ public final class JnaLoader {
                 return new Result(null, null, "JNA is not bundled in this agent jar (" + CLASSES_RESOURCE + ")",
                         System.nanoTime() - start);
             }
-            loader = extract(root, parent, Collections.singletonMap(ADAPTER, adapterBytes), ADAPTER);
+            loader = extract(root, parent, true, Collections.singletonMap(ADAPTER, adapterBytes), ADAPTER);
             Class<?> adapter = Class.forName(ADAPTER, false, loader);
             LongClock clock = (LongClock) adapter.getDeclaredConstructor().newInstance();
             long before = System.currentTimeMillis();
@@ -178,11 +178,13 @@ public final class JnaLoader {
      * the copy ({@link #initialise}). The copies are deleted before it returns: the stub stays mapped,
      * and the jar open (a class is loaded from it first). On a failure the loader is closed.
      */
-    private static PrivateLoader extract(ExtractionRoot root, ClassLoader parent, Map<String, byte[]> adapters, String first,
-                                         String... childFirstPrefixes) throws IOException, ClassNotFoundException {
+    private static PrivateLoader extract(ExtractionRoot root, ClassLoader parent, boolean inModule, Map<String, byte[]> adapters,
+                                         String first, String... childFirstPrefixes) throws IOException, ClassNotFoundException {
         try (NativeLibraryExtractor.Copies copies = copyJna(root)) {
-            PrivateLoader loader = new PrivateLoader(copies.dir.resolve(JAR_FILE).toUri().toURL(), parent, adapters,
-                    childFirstPrefixes);
+            Path jar = copies.dir.resolve(JAR_FILE);
+            PrivateLoader loader = inModule
+                    ? new PrivateLoader(null, JnaModule.define(jar, parent), parent, adapters, childFirstPrefixes)
+                    : new PrivateLoader(jar.toUri().toURL(), null, parent, adapters, childFirstPrefixes);
             try {
                 initialise(loader, copies.dir, first);
                 // Open the jar now: once the copy is deleted below, the open file is what remains.
@@ -279,7 +281,8 @@ public final class JnaLoader {
      */
     public static ClassLoader privateLoader(ExtractionRoot root, ClassLoader parent, String... childFirstPrefixes) throws IOException {
         try {
-            return extract(root, parent, Collections.emptyMap(), "com.sun.jna.Native", childFirstPrefixes);
+            // On the command line only, where the launcher gives the class path native access (the jar's manifest).
+            return extract(root, parent, false, Collections.emptyMap(), "com.sun.jna.Native", childFirstPrefixes);
         } catch (ClassNotFoundException | LinkageError e) {
             throw new IOException("cannot use JNA: " + ExtractionRoot.printable(e.toString()), e);
         }
@@ -290,7 +293,7 @@ public final class JnaLoader {
      * attach, so that JNA is never extracted or loaded there.
      */
     public static ClassLoader loaderWithoutJna(ClassLoader parent, String... childFirstPrefixes) {
-        return new PrivateLoader(null, parent, Collections.emptyMap(), childFirstPrefixes);
+        return new PrivateLoader(null, null, parent, Collections.emptyMap(), childFirstPrefixes);
     }
 
     /** JNA's resource prefix for this platform, or null where we do not offer it. */
@@ -325,7 +328,8 @@ public final class JnaLoader {
 
     /**
      * Child-first for JNA and the adapter (so neither can ever come from the application's or the
-     * agent's class path), parent-first for everything else.
+     * agent's class path), parent-first for everything else. JNA comes from the jar this loader
+     * reads, or from {@code jnaModule}'s loader where JNA is a module of its own ({@link JnaModule}).
      */
     static final class PrivateLoader extends URLClassLoader {
         static {
@@ -335,9 +339,13 @@ public final class JnaLoader {
         private final Map<String, byte[]> adapters;
         /** Classes also defined here, from the parent's resources. */
         private final String[] childFirstPrefixes;
+        /** Where com.sun.jna comes from when it is not this loader's jar, else null. */
+        private final ClassLoader jnaModule;
 
-        PrivateLoader(URL jar, ClassLoader parent, Map<String, byte[]> adapters, String... childFirstPrefixes) {
+        PrivateLoader(URL jar, ClassLoader jnaModule, ClassLoader parent, Map<String, byte[]> adapters,
+                String... childFirstPrefixes) {
             super(jar == null ? new URL[0] : new URL[] {jar}, parent);
+            this.jnaModule = jnaModule;
             this.adapters = adapters;
             this.childFirstPrefixes = childFirstPrefixes.clone();
         }
@@ -354,6 +362,9 @@ public final class JnaLoader {
         @Override
         protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
             boolean fromParentResources = fromParentResources(name);
+            if (jnaModule != null && name.startsWith("com.sun.jna.")) {
+                return jnaModule.loadClass(name);
+            }
             if (!name.startsWith("com.sun.jna.") && !name.startsWith("io.fastclock.jna.") && !fromParentResources) {
                 return super.loadClass(name, resolve);
             }

@@ -99,15 +99,9 @@ public final class MachineProbe {
         String jnaNotLooked = null;
         boolean jnaNamed = settings.millis() == Settings.Millis.JNA_COARSE;
         if (jnaNamed || alwaysCheckTsc || (!loaded.loaded() && settings.millis() == Settings.Millis.AUTO)) {
-            if (!jnaNamed && !alwaysCheckTsc && !facts.clocksourceKnownSlow() && jnaLoadWouldWarn()) {
-                // Loading JNA makes JDK 24+ print a native-access warning on the host's stderr; take
-                // that only where JNA is likely to be used: asked for, or a known-slow clocksource.
-                jnaNotLooked = "JNA was not tried: on JDK 24+ loading it makes the JVM print a native-access warning"
-                        + " (use millis=jna-coarse, or --enable-native-access=ALL-UNNAMED)";
-            } else {
-                beforeJna.run();
-                jna = JnaLoader.load(extractionRoot, LongClock.class.getClassLoader());
-            }
+            // JNA is a named module with native access of its own (nativelib.JnaModule): no JVM warning.
+            beforeJna.run();
+            jna = JnaLoader.load(extractionRoot, LongClock.class.getClassLoader());
         } else {
             jnaNotLooked = loaded.loaded() ? "JNA was not looked for because the JNI library loaded"
                     : "JNA was not looked for because millis=" + settings.millis().settingName() + " was named";
@@ -155,23 +149,6 @@ public final class MachineProbe {
         }
         return new MachineProbe(settings, reader, facts, loaded, extractionRoot.notice(), jna, nativeStatus, measurements, checks, health, decision,
                 System.nanoTime() - start, compiledNanos, lagNanos);
-    }
-
-    /**
-     * Whether System.load from an unnamed module (JNA's) makes this JVM print the restricted-method
-     * warning: JDK 24+ without native access enabled for unnamed modules (they share one flag).
-     */
-    static boolean jnaLoadWouldWarn() {
-        if (Runtime.version().feature() < 24) {
-            return false;
-        }
-        try {
-            Object enabled = Module.class.getMethod("isNativeAccessEnabled")
-                    .invoke(ClassLoader.getSystemClassLoader().getUnnamedModule());
-            return !Boolean.TRUE.equals(enabled);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return true;
-        }
     }
 
     /**

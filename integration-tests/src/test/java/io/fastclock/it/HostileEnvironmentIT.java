@@ -231,9 +231,6 @@ class HostileEnvironmentIT {
                 .env("XDG_RUNTIME_DIR", where.equals("/tmp") ? "" : xdg.toString());
         if (jna) {
             jvm.agentArgs("mode=on,millis=jna-coarse,library=/nonexistent.so");
-            if (jdk.feature >= 24) {
-                jvm.jvmArg("--enable-native-access=ALL-UNNAMED"); // else JNA's System.load warns
-            }
         } else {
             jvm.agentArgs("mode=on");
         }
