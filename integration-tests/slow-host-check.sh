@@ -17,7 +17,7 @@
 # Every test must pass (or skip, saying why) under every profile; a failure is a test that assumes
 # a fast host, or an agent that misjudges a slow one.
 #
-# Usage (from the repository root or anywhere; build first: mvn -B -o -q -DskipTests package):
+# Usage (from the repository root or anywhere; builds what the tests need, without the unit tests):
 #   integration-tests/slow-host-check.sh [--machine FIXTURE|none] [--spin-ns N] [--no-simulator]
 #                                        [--jdks 17,25] [--tests ActivationIT,JmxIT] [-- MAVEN_ARGS...]
 #   --machine   fixture the agent sees as /sys and /proc: hpet-tsc-demoted (default), hpet-healthy-tsc
@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
     --jdks) jdks=$2; shift 2 ;;
     --tests) tests=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "slow-host-check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -63,8 +63,7 @@ fi
 if [ "$simulator" = 1 ]; then
   lib=$root/native/target/libslowclock.so
   if [ ! -f "$lib" ]; then
-    echo "slow-host-check: $lib is not built (mvn -B -o -q -DskipTests package)" >&2
-    exit 2
+    (cd "$root" && mvn -B -q -DskipTests package -pl native) || exit 2
   fi
   case "$spin_ns" in
     ''|*[!0-9]*) echo "slow-host-check: --spin-ns takes a whole number of ns, not '$spin_ns'" >&2; exit 2 ;;
@@ -75,4 +74,7 @@ fi
 echo "slow-host-check: machine=${machine} simulator=$([ "$simulator" = 1 ] && echo "on, SLOWCLOCK_SPIN_NS=$spin_ns" || echo off) jdks=$jdks"
 echo "slow-host-check: tests=$tests"
 cd "$root"
-exec mvn -B -o verify -pl integration-tests -Dit.test="$tests" -Dfastclock.it.jdks="$jdks" "$@"
+# -am: the native library and the agent jar are built first (from a fresh clone there is none);
+# -Dtest=none skips their unit tests, which this run is not about.
+exec mvn -B verify -pl integration-tests -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dit.test="$tests" -Dfastclock.it.jdks="$jdks" "$@"
