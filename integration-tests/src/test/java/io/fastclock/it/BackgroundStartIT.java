@@ -57,6 +57,9 @@ class BackgroundStartIT {
                         "reads on both sides of the verdict\n" + r),
                 () -> assertEquals(0, r.longValue("nanos.backwardsSingleThread"), "nanoTime backwards in one thread\n" + r),
                 () -> assertEquals(0, r.longValue("nanos.backwardsAcrossThreads"), "nanoTime backwards across threads\n" + r),
+                // nanos.origin: within 100 us of System.nanoTime read around it, through the switch.
+                () -> assertTrue(r.longValue("nanos.worstOutsideReferenceNs") <= 100_000,
+                        "nanoTime left System.nanoTime by more than 100 us\n" + r),
                 () -> assertTrue(r.longValue("millis.worstBehindMs") <= lagMs, "millis past L = " + lagMs + " ms\n" + r),
                 () -> assertTrue(r.longValue("millis.worstAheadMs") <= 1, "millis ahead\n" + r),
                 () -> assertEquals(0, r.longValue("instant.outside"), "Instant.now() outside [ref - 1 ms, ref + 1 ms]\n" + r),
