@@ -33,6 +33,12 @@ class CalmThreadsIT {
     static final long IDLE_MILLIS = 3000;
     /** A quarter of the window: one spinning thread uses about all of it, an idle JVM about nothing. */
     static final long BOUND_MILLIS = IDLE_MILLIS / 4;
+    /**
+     * What one fastclock thread may use of the window, in clock ticks of 10 ms: a tenth. Its work (a
+     * re-anchor, a state refresh) takes a tick or two a second; a thread that polls a quarter of the
+     * time, which the process-wide bound lets through, takes 75.
+     */
+    static final long THREAD_BOUND_TICKS = IDLE_MILLIS / 10 / 10;
 
     /** The runs without the agent, one per JDK and clocksource (plain or simulated). */
     private static final Map<String, ForkedJvm.Result> WITHOUT = new ConcurrentHashMap<>();
@@ -104,6 +110,14 @@ class CalmThreadsIT {
         assertTrue(withCpu - withoutCpu < BOUND_MILLIS, "after the interrupts the agent used " + withCpu
                 + " ms of CPU in a " + IDLE_MILLIS + " ms idle window, " + withoutCpu + " ms without it: a thread spins\n"
                 + context);
+        for (String task : with.value("busyTasksTicks").split(",")) {
+            // "tid/comm:ticks", comm being the thread's name cut to 15 characters
+            int colon = task.lastIndexOf(':');
+            if (colon > 0 && task.substring(task.indexOf('/') + 1).startsWith("fastclock")) {
+                assertTrue(Long.parseLong(task.substring(colon + 1)) <= THREAD_BOUND_TICKS,
+                        "a fastclock thread used more than a tenth of the idle window: " + task + "\n" + context);
+            }
+        }
         // The threads that must keep running are still there (the anchor thread's death would leave
         // the TSC clock unchecked; the state refresher keeps status and the MBean current).
         List<String> after = Arrays.asList(with.value("fastclockThreadsAfter").split(","));
