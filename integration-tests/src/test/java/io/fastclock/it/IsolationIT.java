@@ -3,6 +3,7 @@ package io.fastclock.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastclock.it.apps.AgentLoaderProbe;
 import io.fastclock.it.apps.RightsProbeApp;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,9 +19,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A class-path program ({@link RightsProbeApp}) tries what the agent must not give it, and must get
  * exactly what it gets without fastclock: the JDK packages exported or opened to its module,
  * jdk.internal.misc.Unsafe, the boot loader's native libraries, an Instrumentation in any static
- * field it can reach (from its own loader, from the loader behind fastclock's MBean or threads), an
- * entry point that does anything for it (premain, agentmain "detach", the agent module's service),
- * and any clock state it can change. Active (mode=on; under the simulator with the defaults),
+ * field it can reach (from its own loader, and from the loader of fastclock's module, which a
+ * test-only agent, {@link AgentLoaderProbe}, hands it in every mode), an entry point that does
+ * anything for it (premain, agentmain "detach", the agent module's service: each call must throw or
+ * say it is refused), and any clock state it can change. Active (mode=on; under the simulator with the defaults),
  * inactive verdicts (the defaults on this host; millis=system,nanos=system; a library that does
  * not exist), attached to the running program, and decided in the background (start=background:
  * probed once the verdict is in).
@@ -49,12 +51,15 @@ class IsolationIT {
     @MethodSource("cases")
     void theApplicationGetsExactlyWhatItGetsWithoutTheAgent(Jdk jdk, String how) throws Exception {
         String jar = ForkedJvm.agentJar().toString();
-        ForkedJvm.Result without = ForkedJvm.on(jdk).withoutAgent().main(RightsProbeApp.class, jar).run();
+        // After fastclock's -javaagent (or alone, where fastclock is attached later): finds its module's loader.
+        String probe = "-javaagent:" + AgentJars.premainJar(temp, AgentLoaderProbe.class);
+        ForkedJvm.Result without = ForkedJvm.on(jdk).withoutAgent().jvmArg(probe).main(RightsProbeApp.class, jar).run();
         ForkedJvm.Result with;
         String attachOutput = "";
         if (how.equals("attach")) {
             Path trigger = temp.resolve("go");
-            ForkedJvm target = ForkedJvm.on(jdk).withoutAgent().main(RightsProbeApp.class, jar, trigger.toString());
+            ForkedJvm target = ForkedJvm.on(jdk).withoutAgent().jvmArg(probe)
+                    .main(RightsProbeApp.class, jar, trigger.toString());
             if (jdk.feature >= 21) {
                 target.jvmArg("-XX:+EnableDynamicAgentLoading");
             }
@@ -68,7 +73,8 @@ class IsolationIT {
             }
         } else if (how.equals(BACKGROUND)) {
             Path trigger = temp.resolve("go");
-            try (ForkedJvm.Running app = ForkedJvm.on(jdk).agentArgs(how).main(RightsProbeApp.class, jar, trigger.toString()).start()) {
+            try (ForkedJvm.Running app = ForkedJvm.on(jdk).agentArgs(how).jvmArg(probe)
+                    .main(RightsProbeApp.class, jar, trigger.toString()).start()) {
                 app.awaitLine("waiting=1");
                 long deadline = System.nanoTime() + 60_000_000_000L;
                 while (!app.stderr().contains("fastclock: active") && System.nanoTime() < deadline) {
@@ -78,7 +84,7 @@ class IsolationIT {
                 with = app.finish();
             }
         } else {
-            ForkedJvm jvm = ForkedJvm.on(jdk);
+            ForkedJvm jvm = ForkedJvm.on(jdk).jvmArg(probe);
             if (how.equals("simulator")) {
                 jvm.slowClocksource(0);
             } else if (!how.equals("defaults")) {
@@ -99,16 +105,20 @@ class IsolationIT {
         assertEquals("0", with.value("agentClassesLoadableFromClassPath"), context);
         assertEquals("0", with.value("staticFieldsReadable"), context);
         assertEquals("0", with.value("instrumentationFound"), context);
-        // 3. Every entry point called with a null or fake Instrumentation did nothing: the agent is
-        //    still there (below) and said it refused, on stderr.
+        // 3. Every entry point called with a null or fake Instrumentation did nothing: each call threw or
+        //    said it was refused, the agent is still there (below), never detached, never started twice,
+        //    and the commands never ran (they would have exited before done=1).
+        assertEquals("true", with.value("agentLoaderFound"), "the probe agent should find fastclock's module\n" + context);
+        assertTrue(with.longValue("serviceCalls") > 0, "the agent module's service was not called\n" + context);
+        assertEquals("0", with.value("entryCallsHonoured"), "an entry call was honoured\n" + context);
         assertTrue(!with.stderr.contains("detached"), context);
+        assertTrue(!with.stderr.contains("already installed"), context);
+        assertTrue(with.agentLines().stream().filter(l -> l.startsWith("fastclock: active")).count() <= 1,
+                "a second start line\n" + context);
         //    premain and agentmain also got the JDK's own Instrumentation class, forged (sun.misc.Unsafe):
         //    only the check of who called them refuses that one.
         assertEquals("true", with.value("forgedInstrumentation"), context);
         assertTrue(with.stderr.contains(", not by the JVM"), "the forged Instrumentation should be refused for its caller\n" + context);
-        if (how.contains("jmx=on")) {
-            assertEquals("true", with.value("agentLoaderFound"), "the MBean's loader should be found\n" + context);
-        }
         // 4. No clock state the application can change.
         assertEquals("none", with.value("clockChanged").replace("none(no runtime)", "none"), context);
         assertTrue(with.longValue("nanoTimeOutsideItsReferenceNanos") < 10_000_000L,

@@ -1,5 +1,9 @@
 package io.fastclock.it.apps;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.lang.instrument.Instrumentation;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -9,6 +13,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -16,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.ServiceLoader;
+import java.util.concurrent.Callable;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.jar.JarEntry;
@@ -32,10 +38,10 @@ import javax.management.ObjectName;
  *   <li>JDK packages exported or opened to this module; jdk.internal.misc.Unsafe and the boot
  *       loader's native libraries.</li>
  *   <li>An Instrumentation in any static field of any agent class it can load: from its own class
- *       loader (every .class entry of the jar), and from the loader behind fastclock's MBean or its
- *       threads.</li>
+ *       loader (every .class entry of the jar), and from the loader of fastclock's module (as a
+ *       test-only probe agent finds it, or behind fastclock's MBean or its threads).</li>
  *   <li>Every entry point it can call: premain, agentmain (detach), main, the agent module's service
- *       (premain, agentmain, detach, and main: the commands).</li>
+ *       (premain, agentmain, detach, and main: the commands); each must throw or say "refused".</li>
  *   <li>The clock: FastClock's fields, the backends' fields, ClockRegistry.install.</li>
  * </ol>
  */
@@ -105,7 +111,10 @@ public final class RightsProbeApp {
 
         // Entry points.
         System.out.println("forgedInstrumentation=" + (forgedJvmInstrumentation() != null));
-        System.out.println("entryCalls=" + callEntries(agentClasses, agentLoader));
+        EntryCalls entries = callEntries(agentClasses, agentLoader);
+        System.out.println("entryCalls=" + entries.calls + "/" + entries.threw + EntryCalls.note("first threw", entries.firstThrew));
+        System.out.println("entryCallsHonoured=" + entries.honoured + EntryCalls.note("first", entries.firstHonoured));
+        System.out.println("serviceCalls=" + entries.service);
 
         // The clock.
         System.out.println("clockChanged=" + tryToChangeTheClock());
@@ -155,8 +164,16 @@ public final class RightsProbeApp {
         }
     }
 
-    /** The class loader of fastclock's MBean, or the context loader of a fastclock thread. */
-    static ClassLoader loaderBehindTheAgent() {
+    /**
+     * The loader of fastclock's module as the probe agent finds it (IsolationIT gives one in every mode,
+     * a test-only capability the application does not have), else the class loader of fastclock's MBean,
+     * or the context loader of a fastclock thread.
+     */
+    static ClassLoader loaderBehindTheAgent() throws InterruptedException {
+        ClassLoader probed = AgentLoaderProbe.agentLoader(10_000);
+        if (probed != null) {
+            return probed;
+        }
         try {
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
             ObjectName name = new ObjectName("io.fastclock:type=FastClock");
@@ -237,54 +254,112 @@ public final class RightsProbeApp {
      * Calls every entry it can find with a null, a fake and a forged Instrumentation: the forged one is
      * the JDK's own InstrumentationImpl, allocated with sun.misc.Unsafe (no constructor, no native
      * agent behind it), which premain and agentmain refuse for their caller and the agent module's
-     * service for what the JVM's constructor would have recorded; how many were honoured.
+     * service for what the JVM's constructor would have recorded.
      */
-    static String callEntries(List<Class<?>> classes, ClassLoader agentLoader) {
+    static EntryCalls callEntries(List<Class<?>> classes, ClassLoader agentLoader) {
         Instrumentation fake = (Instrumentation) Proxy.newProxyInstance(RightsProbeApp.class.getClassLoader(),
                 new Class<?>[] {Instrumentation.class}, (proxy, method, margs) -> {
                     throw new UnsupportedOperationException("fake");
                 });
         Object forged = forgedJvmInstrumentation();
-        int calls = 0;
-        int threw = 0;
-        for (Class<?> c : classes) {
-            for (String name : new String[] {"premain", "agentmain"}) {
-                Method m;
-                try {
-                    m = c.getMethod(name, String.class, Instrumentation.class);
-                } catch (NoSuchMethodException | LinkageError e) {
-                    continue;
-                }
-                for (Object inst : forged == null ? new Object[] {null, fake} : new Object[] {null, fake, forged}) {
-                    calls++;
+        Object[] instrumentations = forged == null ? new Object[] {null, fake} : new Object[] {null, fake, forged};
+        EntryCalls calls = new EntryCalls();
+        PrintStream stderr = System.err;
+        System.setErr(new PrintStream(calls.tee(stderr), true));
+        try {
+            for (Class<?> c : classes) {
+                for (String name : new String[] {"premain", "agentmain"}) {
+                    Method m;
                     try {
-                        m.invoke(null, "detach", inst);
-                        m.invoke(null, "mode=on", inst);
-                    } catch (ReflectiveOperationException | RuntimeException e) {
-                        threw++;
+                        m = c.getMethod(name, String.class, Instrumentation.class);
+                    } catch (NoSuchMethodException | LinkageError e) {
+                        continue;
+                    }
+                    for (Object inst : instrumentations) {
+                        calls.call(name + "(detach)", () -> m.invoke(null, "detach", inst));
+                        calls.call(name + "(mode=on)", () -> m.invoke(null, "mode=on", inst));
                     }
                 }
             }
-        }
-        if (agentLoader != null) {
-            for (@SuppressWarnings("rawtypes") Function f : ServiceLoader.load(Function.class, agentLoader)) {
-                for (Object inst : forged == null ? new Object[] {null, fake} : new Object[] {null, fake, forged}) {
-                    calls++;
-                    try {
-                        @SuppressWarnings("unchecked")
-                        Function<Object[], Object> entry = f;
-                        entry.apply(new Object[] {"detach", null, inst});
-                        entry.apply(new Object[] {"agentmain", "mode=on", inst});
+            if (agentLoader != null) {
+                for (@SuppressWarnings("rawtypes") Function f : ServiceLoader.load(Function.class, agentLoader)) {
+                    @SuppressWarnings("unchecked")
+                    Function<Object[], Object> entry = f;
+                    for (Object inst : instrumentations) {
+                        calls.service++;
+                        calls.call("service detach", () -> entry.apply(new Object[] {"detach", null, inst}));
+                        calls.call("service agentmain", () -> entry.apply(new Object[] {"agentmain", "mode=on", inst}));
                         // The commands, in the agent's module (native access, the host's settings): honoured,
                         // "help" prints the usage and exits this JVM before "done=1".
-                        entry.apply(new Object[] {"main", new String[] {"help"}});
-                    } catch (RuntimeException e) {
-                        threw++;
+                        calls.call("service main", () -> entry.apply(new Object[] {"main", new String[] {"help"}}));
                     }
                 }
             }
+        } finally {
+            System.setErr(stderr);
         }
-        return calls + "/" + threw;
+        return calls;
+    }
+
+    /**
+     * The entry calls made, and those honoured: a call that neither threw nor said, on stderr while it
+     * ran, that it was refused (the agent's refusals are one "fastclock: ... refused" line each).
+     */
+    static final class EntryCalls {
+        private final ByteArrayOutputStream said = new ByteArrayOutputStream();
+        int calls;
+        int threw;
+        int honoured;
+        int service;
+        String firstHonoured;
+        String firstThrew;
+
+        /** What goes to {@code out}, also kept here. */
+        OutputStream tee(OutputStream out) {
+            return new OutputStream() {
+                @Override
+                public void write(int b) throws IOException {
+                    out.write(b);
+                    said.write(b);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    out.write(b, off, len);
+                    said.write(b, off, len);
+                }
+
+                @Override
+                public void flush() throws IOException {
+                    out.flush();
+                }
+            };
+        }
+
+        static String note(String what, String text) {
+            return text == null ? "" : " (" + what + ": " + text.trim().replace('\n', ' ') + ")";
+        }
+
+        void call(String what, Callable<?> entry) {
+            calls++;
+            int before = said.size();
+            try {
+                entry.call();
+            } catch (Exception e) {
+                threw++;
+                if (firstThrew == null) {
+                    firstThrew = what + ": " + (e.getCause() != null ? e.getCause() : e);
+                }
+                return;
+            }
+            String text = new String(said.toByteArray(), before, said.size() - before, StandardCharsets.UTF_8);
+            if (!text.contains("refused")) {
+                honoured++;
+                if (firstHonoured == null) {
+                    firstHonoured = what + " said '" + text + "'";
+                }
+            }
+        }
     }
 
     /** An sun.instrument.InstrumentationImpl the JVM did not make, or null where sun.misc.Unsafe cannot make one. */
