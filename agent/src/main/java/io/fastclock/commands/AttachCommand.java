@@ -113,6 +113,13 @@ final class AttachCommand implements Command {
         } catch (IOException | RuntimeException e) {
             throw Exit.failed("loading the agent into the JVM " + pid + " failed: " + Commands.describe(e));
         }
+        // agentmain has returned (the JVM's load command waits for it): a copy that started has published
+        // that it did, so nothing published means the entry refused before starting, and no verdict will come.
+        TargetStatus loaded = readQuietly(api, pid);
+        if (loaded != null && !loaded.loaded()) {
+            throw Exit.failed("the agent was loaded into the JVM " + pid + " but published nothing there: it refused"
+                    + " before starting (or cannot publish its state); that JVM's stderr says why");
+        }
         TargetStatus after = waitForVerdict(api, pid, timeoutSeconds);
         long elapsedMs = (System.nanoTime() - started) / 1_000_000L;
         if (after == null || !after.decided()) {
@@ -133,6 +140,15 @@ final class AttachCommand implements Command {
         }
         out.print(after.text());
         return after.active() ? Commands.OK : Commands.INACTIVE;
+    }
+
+    /** The target's state, or null where it cannot be read just now. */
+    private static TargetStatus readQuietly(AttachApi api, long pid) {
+        try {
+            return TargetStatus.read(api, pid);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** Polls until the agent's background pass over generated classes is done, or null on timeout. */
