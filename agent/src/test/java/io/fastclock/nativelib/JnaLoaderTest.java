@@ -59,7 +59,10 @@ class JnaLoaderTest {
         ClassLoader own = JnaLoader.class.getClassLoader();
         assertThrows(ClassNotFoundException.class, () -> Class.forName("com.sun.jna.Native", false, own));
         Class<?> nativeClass = Class.forName("com.sun.jna.Native", false, result.clock.getClass().getClassLoader());
-        assertSame(result.clock.getClass().getClassLoader(), nativeClass.getClassLoader());
+        // JNA is a named module of its own (JnaModule), in a layer and loader of its own.
+        assertEquals("com.sun.jna", nativeClass.getModule().getName());
+        assertFalse(nativeClass.getModule().getLayer() == ModuleLayer.boot());
+        assertSame(nativeClass.getClassLoader().getParent(), result.clock.getClass().getClassLoader().getParent());
         // The adapter is not in the agent jar's root, only its bytes under META-INF/fastclock/jna/.
         assertNotNull(JnaLoader.class.getResource(JnaLoader.CLASSES_RESOURCE + "io/fastclock/jna/JnaCoarseMillis.class"));
         assertNotNull(JnaLoader.class.getResource(JnaLoader.JAR_RESOURCE));
