@@ -9,7 +9,8 @@
  * the jar; the production build defines neither macro, so none of this code is in it):
  *   FC_FAULT_CROSSCPU  the cross-CPU check reports one backward TSC step of FC_FAULT_STEP_TICKS
  *   FC_FAULT_STALLCPU  the cross-CPU check's first worker sleeps FC_FAULT_STALL_SECONDS before its
- *                      first read, as if its CPU were too busy to run it
+ *                      first read, as if its CPU were too busy to run it; with the environment variable
+ *                      FC_FAULT_STALL_RUNS=N only the process's first N checks do (CPUs busy a while)
  *   FC_FAULT_CALIB     sampleTsc reports every other sample's CLOCK_MONOTONIC FC_FAULT_SKEW_NANOS
  *                      late, so the two halves of any calibration disagree and it never converges
  *   FC_FAULT_DEARJNI   realtimeCoarseMillis (the coarse currentTimeMillis) busy-waits FC_FAULT_JNI_SPINS loop rounds
@@ -417,6 +418,9 @@ struct tsc_check {
     struct tsc_record *records; /* nthreads * per_thread, appended only under lock */
     size_t used;
     struct tsc_worker *workers;
+#if defined(FC_FAULT_STALLCPU)
+    int stall; /* set before the workers start: this check's first worker stalls */
+#endif
 };
 
 struct tsc_worker {
@@ -450,7 +454,7 @@ static void *tsc_worker_run(void *arg) {
     CPU_SET(w->cpu, &set);
     int error = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 #if defined(FC_FAULT_STALLCPU)
-    if (error == 0 && w->index == 0) {
+    if (error == 0 && w->index == 0 && check->stall) {
         /* As if this worker's CPU were too busy to run it for a long time. */
         struct timespec stall = {FC_FAULT_STALL_SECONDS, 0};
         while (nanosleep(&stall, &stall) != 0 && errno == EINTR) {
@@ -554,6 +558,15 @@ JNIEXPORT jint JNICALL Java_io_fastclock_clock_NativeClocks_crossCpuTscCheckBoun
     if (check == NULL) return -ENOMEM;
     check->per_thread = readsPerCpu;
     check->min_handovers = minHandoversPerCpu;
+#if defined(FC_FAULT_STALLCPU)
+    {
+        /* Checks run one at a time per process (the probe's thread): a plain counter will do. */
+        static long checks_started;
+        const char *runs = getenv("FC_FAULT_STALL_RUNS");
+        check->stall = runs == NULL || checks_started < strtol(runs, NULL, 10);
+        checks_started++;
+    }
+#endif
     check->has_rdtscp = cpu_has_rdtscp();
     check->records = calloc((size_t)ncpu * (size_t)readsPerCpu, sizeof(struct tsc_record));
     check->workers = calloc((size_t)ncpu, sizeof(struct tsc_worker));

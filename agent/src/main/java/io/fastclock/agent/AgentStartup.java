@@ -59,11 +59,12 @@ final class AgentStartup {
      * @param how premain or agentmain; from agentmain every loaded class is the application's, so
      *     classes whose class file cannot be read as a resource (generated at run time) are
      *     retransformed too, and the transformer decides from their real bytes
-     * @param background premain on start=background's thread: main has run meanwhile, so what has
-     *     loaded is taken over as from agentmain
+     * @param background premain on start=background's thread, or a later measurement (BusyRetry): main
+     *     has run meanwhile, so what has loaded is taken over as from agentmain
+     * @param note what the start line ends with (how it was decided), or ""
      */
     static void start(Settings settings, Instrumentation inst, MachineProbe probe, AgentLog log, int loadedBeforeAgent,
-            String how, boolean background) throws ReflectiveOperationException {
+            String how, boolean background, String note) throws ReflectiveOperationException {
         boolean attached = how.equals("agentmain") || background;
         long started = System.nanoTime() - probe.elapsedNanos; // for log=debug's start-up figure
         Decision decision = probe.decision;
@@ -120,7 +121,7 @@ final class AgentStartup {
         }
         String startLine = decision.summary() + probe.nativeNote() + "; " + millisResolution(decision, probe) + "; "
                 + jdkCoverage(coverage, jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
-                + " classes loaded before the agent rewritten" + (background ? FastclockAgent.BACKGROUND_NOTE : "");
+                + " classes loaded before the agent rewritten" + note;
         // Said, then published, fastclock.active last: whoever sees the verdict (with start=background,
         // the application itself) finds the start line written and L set, even if the JVM ends right after.
         log.info(startLine);

@@ -110,39 +110,77 @@ public final class FastclockAgent {
             }
             int loadedBefore = classesLoadedBeforeTheAgent(loaded);
             BootstrapInjector.prepareNativeAccess(inst);
-            AgentLog log = new AgentLog(settings.log());
-            MachineProbe probe = MachineProbe.run(settings, false, new BootstrapInjector.RuntimeDefiner(inst));
-            if (probe.extractionNotice != null) {
-                log.info(probe.extractionNotice);
-            }
-            for (String problem : probe.facts.problems()) {
-                log.debug(problem);
-            }
-            for (String warning : probe.decision.warnings()) {
-                log.info(warning);
-            }
-            if (!probe.decision.active()) {
-                // Inactive: no class defined in the boot loader, no JDK package exported for it.
-                String line = probe.decision.summary() + probe.nativeNote() + (background ? BACKGROUND_NOTE : "");
-                log.info(line);
-                AgentState.inactive(line);
-                Telemetry.started(settings, ActivationFactsOf.decision(how, line, probe, settings));
-                return;
-            }
-            BootstrapInjector.defineRuntime(inst);
-            // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
-            AgentStartup.start(settings, inst, probe, log, loadedBefore, how, background);
+            decide(settings, inst, how, background, loadedBefore, 0);
         } catch (Throwable t) {
-            if (background && ShutdownCheck.inProgress()) {
-                return; // the JVM ended before the verdict: it ends as it would without the agent
+            notStarted(t, background);
+        }
+    }
+
+    /**
+     * Probes, decides and applies the decision. Where busy CPUs cut a measurement short that the
+     * decision needed ("unmeasured" is not "slower"), it says so, leaves the application on the system
+     * clocks, and measures again later on a thread of its own ({@link BusyRetry}); the last attempt's
+     * decision stands. A later attempt takes over what has loaded meanwhile, as start=background does.
+     *
+     * @param attempt 0 for the first measurement
+     */
+    static void decide(Settings settings, Instrumentation inst, String how, boolean background, int loadedBefore,
+            int attempt) throws Exception {
+        AgentLog log = new AgentLog(settings.log());
+        MachineProbe probe = MachineProbe.run(settings, false, new BootstrapInjector.RuntimeDefiner(inst));
+        if (probe.decisionLimitedByBusyCpus() && attempt < BusyRetry.ATTEMPTS) {
+            String line = "undecided: " + probe.busyReason + "; the application runs on the system clocks meanwhile,"
+                    + " and fastclock measures again in " + BusyRetry.delayMillis(attempt) + " ms";
+            if (attempt == 0) {
+                log.info(line);
+            } else {
+                log.debug(line);
             }
-            String line = OneLine.PREFIX + "agent not started, the application runs on the system clocks: " + t;
-            System.err.println(OneLine.escape(line));
-            try {
-                AgentState.inactive(line);
-            } catch (Throwable ignored) {
-                // the line above said it
-            }
+            AgentState.reason(line);
+            BusyRetry.schedule(attempt, () -> {
+                try {
+                    decide(settings, inst, how, background, loadedBefore, attempt + 1);
+                } catch (Throwable t) {
+                    notStarted(t, true);
+                }
+            });
+            return;
+        }
+        boolean takeOver = background || attempt > 0;
+        String note = (background ? BACKGROUND_NOTE : "") + (attempt > 0 ? BusyRetry.note(attempt, probe.busyReason) : "");
+        if (probe.extractionNotice != null) {
+            log.info(probe.extractionNotice);
+        }
+        for (String problem : probe.facts.problems()) {
+            log.debug(problem);
+        }
+        for (String warning : probe.decision.warnings()) {
+            log.info(warning);
+        }
+        if (!probe.decision.active()) {
+            // Inactive: no class defined in the boot loader, no JDK package exported for it.
+            String line = probe.decision.summary() + probe.nativeNote() + note;
+            log.info(line);
+            AgentState.inactive(line);
+            Telemetry.started(settings, ActivationFactsOf.decision(how, line, probe, settings));
+            return;
+        }
+        BootstrapInjector.defineRuntime(inst);
+        // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
+        AgentStartup.start(settings, inst, probe, log, loadedBefore, how, takeOver, note);
+    }
+
+    /** @param background on a thread of the agent's own, while the application runs */
+    private static void notStarted(Throwable t, boolean background) {
+        if (background && ShutdownCheck.inProgress()) {
+            return; // the JVM ended before the verdict: it ends as it would without the agent
+        }
+        String line = OneLine.PREFIX + "agent not started, the application runs on the system clocks: " + t;
+        System.err.println(OneLine.escape(line));
+        try {
+            AgentState.inactive(line);
+        } catch (Throwable ignored) {
+            // the line above said it
         }
     }
 

@@ -79,6 +79,7 @@ public final class DoctorJson {
         if (probe.tscChecks != null) {
             tscMap.put("crossCpuOk", probe.tscChecks.crossCpuOk());
             tscMap.put("crossCpuProblem", probe.tscChecks.crossCpuProblem);
+            tscMap.put("crossCpuBusy", probe.tscChecks.crossCpuCutShortByBusyCpus);
             tscMap.put("crossCpuCpus", probe.tscChecks.crossCpuCpus);
             tscMap.put("crossCpuReads", probe.tscChecks.crossCpuReads);
             if (probe.tscChecks.calibration != null) {

@@ -68,7 +68,10 @@ public final class DoctorText {
             line(out, "cross-CPU", probe.tscChecks.crossCpuOk()
                     ? "passed: " + probe.tscChecks.crossCpuCpus + " CPUs, " + probe.tscChecks.crossCpuReads
                       + " interleaved reads, never backwards"
-                    : "FAILED: " + probe.tscChecks.crossCpuProblem);
+                    : probe.tscChecks.crossCpuCutShortByBusyCpus
+                            ? "could not measure: the CPUs were busy (" + probe.tscChecks.crossCpuProblem
+                                    + "); run the doctor again when they are not"
+                            : "FAILED: " + probe.tscChecks.crossCpuProblem);
             if (probe.tscChecks.calibration == null) {
                 line(out, "calibration", "not run");
             } else if (probe.tscChecks.calibration.converged) {

@@ -41,15 +41,21 @@ public final class TscChecks {
     public final String crossCpuProblem;
     public final long crossCpuCpus;
     public final long crossCpuReads;
+    /**
+     * The cross-CPU check stopped at its hard limit before every CPU was compared often enough: the
+     * CPUs were busy, which says nothing about the TSC (a later check may pass).
+     */
+    public final boolean crossCpuCutShortByBusyCpus;
     public final TscCalibration calibration;
     /** The reads the clock uses: the cheapest ordered one for nanoTime, an unordered one for millis. */
     public final TscReadChoice reads;
 
-    private TscChecks(int cpuidFlags, boolean crossCpuRan, String crossCpuProblem, long cpus, long reads,
+    private TscChecks(int cpuidFlags, boolean crossCpuRan, String crossCpuProblem, boolean cutShort, long cpus, long reads,
                       TscCalibration calibration, TscReadChoice readChoice) {
         this.cpuidFlags = cpuidFlags;
         this.crossCpuRan = crossCpuRan;
         this.crossCpuProblem = crossCpuProblem;
+        this.crossCpuCutShortByBusyCpus = cutShort;
         this.crossCpuCpus = cpus;
         this.crossCpuReads = reads;
         this.calibration = calibration;
@@ -69,14 +75,18 @@ public final class TscChecks {
         if (out[2] > 0) {
             return String.format("the TSC went backwards %d times across %d CPUs (worst %d ticks)", out[2], out[0], out[3]);
         }
-        boolean stoppedEarly = out[4] != 0;
-        if (stoppedEarly && out[5] < CROSS_CPU_MIN_HANDOVERS) {
+        if (cutShortByBusyCpus(out)) {
             // Safety over speed: a CPU that was not compared is not known to agree.
             return String.format("it did not finish within its %d ms (the CPUs were busy): one of %d CPUs was compared"
                     + " with the others %d times of the %d needed", CROSS_CPU_HARD_NANOS / 1_000_000, out[0], out[5],
                     CROSS_CPU_MIN_HANDOVERS);
         }
         return null;
+    }
+
+    /** Stopped at the hard limit with a CPU compared too rarely, and no backward step seen. */
+    static boolean cutShortByBusyCpus(long[] out) {
+        return out[2] == 0 && out[4] != 0 && out[5] < CROSS_CPU_MIN_HANDOVERS;
     }
 
     public static TscChecks run() {
@@ -91,6 +101,7 @@ public final class TscChecks {
         if (crossProblem == null && (flags & NativeClocks.TSC_PRESENT) != 0) {
             calibration = TscCalibration.run(choice.nanos.tickSource(), CALIBRATION_HALF_NANOS);
         }
-        return new TscChecks(flags, ran, crossProblem, ran ? out[0] : 0, ran ? out[1] : 0, calibration, choice);
+        return new TscChecks(flags, ran, crossProblem, ran && cutShortByBusyCpus(out), ran ? out[0] : 0, ran ? out[1] : 0,
+                calibration, choice);
     }
 }

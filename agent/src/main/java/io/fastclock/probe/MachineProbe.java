@@ -46,10 +46,15 @@ public final class MachineProbe {
     /** What timing the clocks from compiled Java and measuring the coarse lag took (0 when not done). */
     public final long compiledCostNanos;
     public final long coarseLagNanos;
+    /**
+     * Why a measurement the decision needed could not finish because the CPUs were busy, or null: then
+     * "unmeasured" is not "slower", and the agent measures again later ({@link #decisionLimitedByBusyCpus}).
+     */
+    public final String busyReason;
 
     private MachineProbe(Settings settings, MachineReader reader, MachineFacts facts, NativeLibraryLoader.Result nativeResult,
                          String extractionNotice, JnaLoader.Result jna, NativeStatus nativeStatus, Measurements measurements, TscChecks tscChecks, TscHealth tscHealth, Decision decision,
-                         long elapsedNanos, long compiledCostNanos, long coarseLagNanos) {
+                         long elapsedNanos, long compiledCostNanos, long coarseLagNanos, String busyReason) {
         this.settings = settings;
         this.reader = reader;
         this.facts = facts;
@@ -64,6 +69,16 @@ public final class MachineProbe {
         this.elapsedNanos = elapsedNanos;
         this.compiledCostNanos = compiledCostNanos;
         this.coarseLagNanos = coarseLagNanos;
+        this.busyReason = busyReason;
+    }
+
+    /**
+     * Whether busy CPUs may have cost the decision something: a measurement was cut short, and the
+     * decision does not already put both clocks on the TSC (the best it can choose).
+     */
+    public boolean decisionLimitedByBusyCpus() {
+        return busyReason != null
+                && !(decision.millis().backend() == Backend.TSC && decision.nanos().backend() == Backend.TSC);
     }
 
     /**
@@ -111,6 +126,7 @@ public final class MachineProbe {
         Measurements measurements;
         long compiledNanos = 0;
         long lagNanos = 0;
+        boolean compiledCutShort = false;
         if (loaded.loaded()) {
             Measurements.Builder b = measureBuilder(NativeCostMeter.forStartup(), facts);
             if (jna != null && jna.available()) {
@@ -118,7 +134,7 @@ public final class MachineProbe {
             }
             if (alwaysCheckTsc || replacementPossible(settings, facts, b.build())) {
                 long t0 = System.nanoTime();
-                measureCompiled(b, settings, facts, nativeStatus, alwaysCheckTsc);
+                compiledCutShort = measureCompiled(b, settings, facts, nativeStatus, alwaysCheckTsc);
                 compiledNanos = System.nanoTime() - t0;
             }
             measurements = b.build();
@@ -147,8 +163,13 @@ public final class MachineProbe {
             lagNanos = System.nanoTime() - t0;
             decision = new DecisionMaker().decide(settings, facts, measurements, nativeStatus, health);
         }
+        String busy = checks != null && checks.crossCpuCutShortByBusyCpus
+                ? "the cross-CPU TSC check could not finish (the CPUs were busy)"
+                : compiledCutShort && slow(settings, facts, measurements)
+                        ? "the clocks could not all be timed from compiled Java within the budget (the CPUs were busy)"
+                        : null;
         return new MachineProbe(settings, reader, facts, loaded, extractionRoot.notice(), jna, nativeStatus, measurements, checks, health, decision,
-                System.nanoTime() - start, compiledNanos, lagNanos);
+                System.nanoTime() - start, compiledNanos, lagNanos, busy);
     }
 
     /**
@@ -195,8 +216,9 @@ public final class MachineProbe {
      * cheapest ordered read through JNI; the clock's own arithmetic adds a few ns). What was not
      * timed, or not within the budget, stays unmeasured, and an unmeasured cost is never faster.
      */
-    private static void measureCompiled(Measurements.Builder b, Settings settings, MachineFacts facts, NativeStatus nat,
-                                        boolean everything) {
+    /** @return whether a clock it set out to time got no cost within the budget (busy CPUs, or a slow interpreter) */
+    private static boolean measureCompiled(Measurements.Builder b, Settings settings, MachineFacts facts, NativeStatus nat,
+                                           boolean everything) {
         TscRead tscRead = null;
         if (NativeClocks.isX86() && (everything || DecisionMaker.tscStaticBlocker(facts, nat) == null)) {
             NativeCostMeter meter = NativeCostMeter.forStartup();
@@ -230,6 +252,12 @@ public final class MachineProbe {
         b.compiledRealtimeNs(ns[k++]).compiledMonotonicNs(ns[k++]).realtimeCoarseNs(ns[k++]);
         b.monotonicCoarseNs(coarseNanos ? ns[k++] : Double.NaN);
         b.tscNs(tscRead != null ? ns[k] : Double.NaN);
+        for (double v : ns) {
+            if (Double.isNaN(v)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean coarseChosen(Decision d) {

@@ -1,7 +1,9 @@
 package io.fastclock.measure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -41,5 +43,15 @@ class TscChecksTest {
     void aCpuThatNeverReadIsNotTakenOnTrust() {
         assertEquals("it did not finish within its 250 ms (the CPUs were busy): one of 2 CPUs was compared with the others"
                 + " 0 times of the 50 needed", TscChecks.crossCpuProblem(figures(2, 5_000, 0, 0, true, 0)));
+    }
+
+    @Test
+    void onlyACheckStoppedShortOfItsHandoversWithoutABackwardStepIsBusy() {
+        assertTrue(TscChecks.cutShortByBusyCpus(figures(2, 5_000, 0, 0, true, 0)));
+        assertTrue(TscChecks.cutShortByBusyCpus(figures(2, 5_099, 0, 0, true, TscChecks.CROSS_CPU_MIN_HANDOVERS - 1)));
+        assertFalse(TscChecks.cutShortByBusyCpus(figures(2, 600, 0, 0, true, TscChecks.CROSS_CPU_MIN_HANDOVERS)),
+                "enough handovers: it counts");
+        assertFalse(TscChecks.cutShortByBusyCpus(figures(4, 900, 3, 120, true, 10)), "a backward step is a finding, busy or not");
+        assertFalse(TscChecks.cutShortByBusyCpus(figures(2, 10_000, 0, 0, false, 1)), "complete");
     }
 }

@@ -22,9 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class TscChecksFaultIT {
     enum Fault {
         CROSSCPU("crosscpu", "the cross-CPU check failed: the TSC went backwards", "worst 1000 ticks"),
-        CALIB("calib", "TSC calibration did not converge", "the two halves differ by"),
-        /** One CPU's reader never gets to run within the check's budget: the start does not wait for it. */
-        STALLCPU("stallcpu", "the cross-CPU check failed: it did not finish within its", "was compared with the others 0 times");
+        CALIB("calib", "TSC calibration did not converge", "the two halves differ by");
+        // A check cut short by busy CPUs (the stallcpu library) is not a fault of the TSC: BusyCpusIT.
 
         final String library;
         /** DecisionMaker's words for the check, and a detail only the injected fault produces. */
@@ -40,7 +39,8 @@ class TscChecksFaultIT {
 
     static List<Arguments> cases() {
         List<Arguments> cases = new ArrayList<>();
-        for (Jdk jdk : Jdk.all()) {
+        // One JDK: faults of the native library's checks, judged by the same Java on every JDK.
+        for (Jdk jdk : Jdk.one()) {
             for (Fault fault : Fault.values()) {
                 cases.add(Arguments.of(jdk, fault));
             }
