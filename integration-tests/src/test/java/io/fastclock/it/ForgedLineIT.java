@@ -17,6 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * choosing appears as fastclock's.
  */
 class ForgedLineIT {
+    static final String SPENT = "fastclock: refused: this copy of fastclock has been started already";
+
     static List<Jdk> jdks() {
         return Jdk.all();
     }
@@ -37,7 +39,9 @@ class ForgedLineIT {
             assertTrue(line.startsWith("fastclock: "), "a line that is not fastclock's own\n" + r);
             assertFalse(line.startsWith(ForgedLineApp.FORGED), "the application forged a line\n" + r);
             if (line.contains(" refused: ")) {
-                assertTrue(line.contains("\\u000a" + ForgedLineApp.FORGED), line + "\n" + r);
+                // premain and agentmain name the forged class, escaped; the module's service, spent by
+                // the entry's one call, refuses without repeating anything the application gave it.
+                assertTrue(line.contains("\\u000a" + ForgedLineApp.FORGED) || line.equals(SPENT), line + "\n" + r);
                 refusals++;
             }
         }
