@@ -40,7 +40,8 @@ import java.util.function.LongSupplier;
  * {@link DoctorText} and {@link DoctorJson} only render it; neither measures or reads anything.
  */
 public final class DoctorFacts {
-    static final long ROUND_NANOS = 100_000_000L;
+    /** Each row: a warm-up and then the best of ROUNDS rounds this long (millions of calls each at tens of ns). */
+    static final long ROUND_NANOS = 40_000_000L;
     static final int ROUNDS = 5;
     /** How long the millis backends are read against the reference, all of them in turn. */
     static final long LAG_NANOS = 120_000_000L;
