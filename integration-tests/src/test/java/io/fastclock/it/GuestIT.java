@@ -23,10 +23,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * fastclock on a real kernel's clocksource: one guest boot (integration-tests/guest/guest-lab.sh, Debian's
- * stock kernel under QEMU) per clocksource, each running guest-checks.sh: the doctor once, then on JDK 11, 17
- * and 25 ContractApp, EpochContractApp and LoggingApp with the agent at its defaults. acpi_pm on QEMU's default
- * CPU model (no constant_tsc, no rdtscp), hpet on an Intel model (constant_tsc, the real HPET path), and the
- * Intel model's own tsc as the lighter control (JDK 17 only). Every finding of a boot is reported together.
+ * stock kernel under QEMU) per clocksource, each running guest-checks.sh: the doctor once, then ContractApp,
+ * EpochContractApp and LoggingApp with the agent at its defaults, on one JDK per guest (the kernel is what
+ * a guest proves; the JDKs are spread so that each meets a real slow kernel): acpi_pm on QEMU's default CPU
+ * model (no constant_tsc, no rdtscp) with JDK 11, hpet on an Intel model (constant_tsc, the real HPET path)
+ * with JDK 25, and the Intel model's own tsc as the lighter control with JDK 17. Every finding of a boot is
+ * reported together.
  *
  * <p>Proves, in docs/CONTRACT.md, on a real kernel: millis.lag (against the lag L the start line states),
  * nanos.monotonic (one thread and across threads), epoch.bounds, epoch.agrees-with-millis (Instant.now() and
@@ -41,7 +43,7 @@ class GuestIT {
     static final int[] ALL_JDKS = {11, 17, 25};
 
     @ParameterizedTest(name = "{0} ({1} CPU model)")
-    @CsvSource({"acpi_pm, default, all", "hpet, intel, all", "tsc, intel, 17"})
+    @CsvSource({"acpi_pm, default, 11", "hpet, intel, 25", "tsc, intel, 17"})
     void theAgentKeepsTheContractOnARealKernel(String clocksource, String cpu, String jdkChoice) throws Exception {
         GuestLab.requireChosen(clocksource);
         GuestLab.requireAvailable();

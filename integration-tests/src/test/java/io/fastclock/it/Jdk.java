@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Set;
+import java.util.Collections;
 import java.util.List;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Assumptions;
@@ -115,6 +116,22 @@ public final class Jdk {
             }
         }
         return chosen;
+    }
+
+    /**
+     * One JDK, for the tests where the JDK does not matter (settings parsing, /proc and /sys fixtures,
+     * the doctor's text, faults of the native library): the one running the build, or where
+     * -Dfastclock.it.jdks leaves it out, the first it names. The JDK matrix is spent where the JDK
+     * matters (the rewriter, retransformation, attach, modules and isolation, java.time).
+     */
+    public static List<Jdk> one() {
+        List<Jdk> all = all();
+        for (Jdk jdk : all) {
+            if (jdk.feature == Runtime.version().feature()) {
+                return Collections.singletonList(jdk);
+            }
+        }
+        return all.isEmpty() ? all : Collections.singletonList(all.get(0));
     }
 
     private static Jdk find(int feature, Jdk current) {

@@ -17,12 +17,18 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Proves, in docs/CONTRACT.md: report.jmx.
  */
 class JmxIT {
+    /** Registering the MBean (the agent's module exported to java.management): on every JDK. */
     static List<Jdk> jdks() {
         return Jdk.all();
     }
 
+    /** What the MBean says, and when no server is made: the agent's own logic, one JDK. */
+    static List<Jdk> oneJdk() {
+        return Jdk.one();
+    }
+
     @ParameterizedTest(name = "{0}")
-    @MethodSource("jdks")
+    @MethodSource("oneJdk")
     void whenTheApplicationHasAPlatformServerTheMBeanShowsTheStateAndTheTscHealth(Jdk jdk) throws Exception {
         HostMachine.assumeTscClock("the TSC clock's health in the MBean");
         String millis = HostMachine.millisBackendWithTsc();
@@ -47,7 +53,7 @@ class JmxIT {
 
     /** A fast machine fed to the agent (Fixtures.fastMachine), so that "inactive" holds on any host. */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("jdks")
+    @MethodSource("oneJdk")
     void onAFastMachineTheMBeanSaysInactiveAndWhy(Jdk jdk) throws Exception {
         ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs(Fixtures.fastMachine()).main(ObserveApp.class, "platform", "mbean").run();
         assertEquals(0, r.exitCode, r.toString());
@@ -82,7 +88,7 @@ class JmxIT {
      * no MBean server exists. The same run proves the watcher ran (so the check was not skipped).
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("jdks")
+    @MethodSource("oneJdk")
     void withNeitherNoMBeanServerIsCreated(Jdk jdk) throws Exception {
         for (ForkedJvm jvm : new ForkedJvm[] {ForkedJvm.on(jdk).slowClocksource(0), ForkedJvm.on(jdk)}) {
             ForkedJvm.Result r = jvm.main(ObserveApp.class, "sleepMs=2500").run();
@@ -93,7 +99,7 @@ class JmxIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("jdks")
+    @MethodSource("oneJdk")
     void jmxOffNeverRegisters(Jdk jdk) throws Exception {
         ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("jmx=off")
                 .main(ObserveApp.class, "platform", "sleepMs=1500", "mbean").run();

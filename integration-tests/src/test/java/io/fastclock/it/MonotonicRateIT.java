@@ -33,7 +33,8 @@ class MonotonicRateIT {
 
     static List<Arguments> cases() {
         List<Arguments> cases = new ArrayList<>();
-        for (Jdk jdk : Jdk.all()) {
+        // One JDK: noticing the rate change is the TSC clock's own work, the same on every JDK.
+        for (Jdk jdk : Jdk.one()) {
             cases.add(Arguments.of(jdk, +5000));
             cases.add(Arguments.of(jdk, -5000));
         }
