@@ -166,7 +166,7 @@ public final class MachineProbe {
         String busy = checks != null && checks.crossCpuCutShortByBusyCpus
                 ? "the cross-CPU TSC check could not finish (the CPUs were busy)"
                 : compiledCutShort && slow(settings, facts, measurements)
-                        ? "the clocks could not all be timed from compiled Java within the budget (the CPUs were busy)"
+                        ? "the clocks could not all be timed from compiled Java within the budget (the CPUs were busy, or slow)"
                         : null;
         return new MachineProbe(settings, reader, facts, loaded, extractionRoot.notice(), jna, nativeStatus, measurements, checks, health, decision,
                 System.nanoTime() - start, compiledNanos, lagNanos, busy);
