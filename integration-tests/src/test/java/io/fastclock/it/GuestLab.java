@@ -34,6 +34,14 @@ final class GuestLab {
         }
     }
 
+    /** Ends the test (a skip) unless -Dit.guestClocksources names this guest. */
+    static void requireNamed(String clocksource) {
+        String chosen = System.getProperty(CHOSEN_PROPERTY, "").trim();
+        if (!java.util.Arrays.asList(chosen.split(",")).contains(clocksource)) {
+            Assumptions.abort("[fastclock-it] guest " + clocksource + " runs only when named: -Dit.guestClocksources=" + clocksource);
+        }
+    }
+
     /** Ends the test unless a guest can be booted: skipped with the lab's reason, or failed where required. */
     static void requireAvailable() throws IOException, InterruptedException {
         Boot check = run(Paths.get("target"), List.of("--check"));
