@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -33,6 +35,9 @@ class IsolationIT {
     @TempDir
     Path temp;
 
+    /** The run without fastclock, one per JDK: what every mode is compared with. */
+    private static final Map<String, ForkedJvm.Result> WITHOUT = new ConcurrentHashMap<>();
+
     /** Decided on the agent's own thread while main runs; probed once the verdict is in. */
     static final String BACKGROUND = "mode=on,start=background";
 
@@ -53,7 +58,11 @@ class IsolationIT {
         String jar = ForkedJvm.agentJar().toString();
         // After fastclock's -javaagent (or alone, where fastclock is attached later): finds its module's loader.
         String probe = "-javaagent:" + AgentJars.premainJar(temp, AgentLoaderProbe.class);
-        ForkedJvm.Result without = ForkedJvm.on(jdk).withoutAgent().jvmArg(probe).main(RightsProbeApp.class, jar).run();
+        ForkedJvm.Result without = WITHOUT.get(jdk.label);
+        if (without == null) {
+            without = ForkedJvm.on(jdk).withoutAgent().jvmArg(probe).main(RightsProbeApp.class, jar).run();
+            WITHOUT.put(jdk.label, without);
+        }
         ForkedJvm.Result with;
         String attachOutput = "";
         if (how.equals("attach")) {
