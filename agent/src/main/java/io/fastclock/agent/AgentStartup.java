@@ -9,6 +9,7 @@ import io.fastclock.probe.BackendNames;
 import io.fastclock.probe.Decision;
 import io.fastclock.probe.JavaTimeCoverage;
 import io.fastclock.probe.MachineProbe;
+import io.fastclock.probe.Measurements;
 import io.fastclock.probe.TscClockStarter;
 import io.fastclock.rewrite.ClassFilter;
 import io.fastclock.rewrite.ClockReplacements;
@@ -149,9 +150,11 @@ final class AgentStartup {
         }
         if (log.debugEnabled()) {
             // Guarded: the first String.format in a JVM loads the Formatter machinery, ~10 ms here.
+            long coarseLagNs = probe.measurements.coarseLagNs();
             log.debug(String.format("start-up took %.1f ms (probe %.1f ms, of which compiled costs %.1f ms and the coarse"
-                    + " lag %.1f ms)", (System.nanoTime() - started) / 1e6, probe.elapsedNanos / 1e6,
-                    probe.compiledCostNanos / 1e6, probe.coarseLagNanos / 1e6));
+                    + " lag %.1f ms%s)", (System.nanoTime() - started) / 1e6, probe.elapsedNanos / 1e6,
+                    probe.compiledCostNanos / 1e6, probe.coarseLagNanos / 1e6, coarseLagNs == Measurements.UNKNOWN_LAG ? ""
+                            : String.format(java.util.Locale.ROOT, ": CLOCK_REALTIME_COARSE found up to %.6f ms behind", coarseLagNs / 1e6)));
             if (probe.jna != null) {
                 log.debug(String.format("JNA: %s in %.1f ms", probe.jna.available() ? "loaded privately" : probe.jna.problem,
                         probe.jna.elapsedNanos / 1e6));

@@ -15,13 +15,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * fixture (no TSC), so that {@code auto} picks the coarse clock.
  *
  * <p>What the agent owns is checked read by read: no read is older than the kernel's own coarse clock
- * read just before it (CoarseLagTally), none is ahead of the reference, and the typical tick keeps L.
+ * read just before it (CoarseLagTally), none is ahead of the reference, and nine ticks in ten keep L.
  * A tick the kernel delivers late leaves its own clock, and so every read that serves it, past any L
  * stated before: those reads are counted and printed as a finding, not failed (docs/CONTRACT.md,
  * millis.lag).
  *
  * <p>Proves, in docs/CONTRACT.md: millis.lag (L measured and stated; every read the kernel's coarse
- * clock, no older; the typical tick within L; restated while running, or back to the system clock
+ * clock, no older; nine ticks in ten within L, and L no more than the measured lag plus a tick; restated while running, or back to the system clock
  * beyond the cap), activation.auto.
  */
 class CoarseLagIT {
@@ -48,7 +48,10 @@ class CoarseLagIT {
         stated.assertPublished(r.longValue("startLagMs"), r);
         assertTrue(r.longValue("worstBehindMs") >= 3, "the simulated lag must show\n" + r);
         assertServesTheKernelsCoarseClock(jdk, r, stated.startMs);
-        // Held 3 ms back, the clock is more than two ticks behind: the start line states what it measured.
+        // Held 3 ms back, the clock is more than two ticks behind: the start line states what it measured,
+        // plus a tick, and no more.
+        long measuredNs = stated.assertStartIsTheMeasuredLagPlusATick(r);
+        assertTrue(measuredNs >= 3_000_000L, "the measurement missed the simulated 3 ms\n" + r);
         assertTrue(stated.startMs > 2 * stated.resolutionMs, "L must come from the measured lag, not two ticks\n" + r);
     }
 
@@ -64,6 +67,7 @@ class CoarseLagIT {
         }
         assertEquals("millis=system,nanos=system", r.value("backends"), r.toString());
         assertEquals(1, count(r.stderr, StatedLag.GIVEN_UP), r.toString());
+        StatedLag.of(r).assertGivenUpPastTheCap(r);
         assertTrue(r.longValue("kernelWorstBehindMs") > r.longValue("startLagMs"),
                 "the coarse clock was given up, but the kernel's never showed further behind than L\n" + r);
         assertEquals(0, r.longValue("readsOutsideReferenceOnSystem"), r.toString());
@@ -73,8 +77,8 @@ class CoarseLagIT {
     }
 
     /**
-     * CoarseLagApp's reads: each the kernel's coarse clock or newer, none ahead of the reference, the
-     * typical tick within the start line's L (the agent's own measurement, before any restatement);
+     * CoarseLagApp's reads: each the kernel's coarse clock or newer, none ahead of the reference, nine
+     * ticks in ten within the start line's L (the agent's own measurement, before any restatement);
      * reads past the L the application read at its start (the kernel's late ticks) printed as a finding.
      */
     static void assertServesTheKernelsCoarseClock(Jdk jdk, ForkedJvm.Result r, long startLineLagMs) {
@@ -83,8 +87,8 @@ class CoarseLagIT {
         assertEquals(0, r.longValue("readsOlderThanKernelCoarse"), "reads older than the kernel's coarse clock\n" + r);
         assertTrue(r.longValue("worstAheadMs") <= 1, "reads ahead of the reference\n" + r);
         assertTrue(r.longValue("ticks") > 10, r.toString());
-        assertTrue(r.longValue("medianTickWorstBehindMs") <= startLineLagMs, "the typical tick is further behind than the"
-                + " start line's L = " + startLineLagMs + " ms\n" + r);
+        assertTrue(r.longValue("ninthDecileTickWorstBehindMs") <= startLineLagMs, "more than one tick in ten is further"
+                + " behind than the start line's L = " + startLineLagMs + " ms\n" + r);
         if (r.longValue("readsBeyondStartLag") > 0) {
             System.out.println("[CoarseLagIT] " + jdk + " finding: the kernel's coarse clock was further behind than L = " + lagMs
                     + " ms in " + r.value("ticksBeyondStartLag") + " of " + r.value("ticks") + " ticks (" + r.value("readsBeyondStartLag")

@@ -226,7 +226,7 @@ class JfrIT {
 
         ForkedJvm.Result r = ForkedJvm.on(jdk).jvmArg(recordTo(rec))
                 .agentArgs("mode=on,jmx=on,recheck=" + DemotionIT.RECHECK_MS + ",sysfs=" + sys)
-                .main(DemotionApp.class, available.toString(), "1").run();
+                .main(DemotionApp.class, available.toString(), "1", "1", "2500").run();
         assertEquals(0, r.exitCode, r.toString());
         assertEquals(HostMachine.backendsWithTsc(), r.value("backends"), r.toString());
         assertEquals(1, r.longValue("fallbackLines"), r.toString());
@@ -246,8 +246,10 @@ class JfrIT {
         assertEquals(r.longValue("mbean.TscLastErrorNanos"), nanos(f, "lastError"), printed + r);
         assertEquals(r.longValue("mbean.TscWorstErrorNanos"), nanos(f, "worstError"), printed + r);
 
-        // The health samples stop at the fallback.
+        // The health samples stop at the fallback: the clock ran 2.5 s before it, so there were some
+        // (one a second), and none comes after.
         String health = jfrPrint(jdk, "fastclock.TscHealth", rec);
+        assertFalse(events(health, "fastclock.TscHealth").isEmpty(), "no TscHealth event while the TSC clock ran\n" + health);
         for (JsonNode sample : events(health, "fastclock.TscHealth")) {
             assertTrue(startTime(sample).isBefore(startTime(f)), "a TscHealth event after the fallback\n" + health + printed);
         }

@@ -80,7 +80,7 @@ public final class CoarseLagApp {
         System.out.println("readsBeyondStartLag=" + startLag.beyondLag);
         System.out.println("ticks=" + startLag.ticks);
         System.out.println("ticksBeyondStartLag=" + startLag.ticksBeyondLag);
-        System.out.println("medianTickWorstBehindMs=" + startLag.medianTickWorstBehindMs());
+        System.out.println("ninthDecileTickWorstBehindMs=" + startLag.ninthDecileTickWorstBehindMs());
         System.out.println("largestKernelStepMs=" + startLag.largestKernelStepMs);
         System.out.println("kernelWorstBehindMs=" + startLag.kernelWorstBehindMs);
         System.out.println("readsBeyondPublishedLag=" + beyondPublishedLag);

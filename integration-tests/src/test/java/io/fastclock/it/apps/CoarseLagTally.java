@@ -8,7 +8,7 @@ package io.fastclock.it.apps;
  *   <li>older than the kernel's coarse clock: the agent served a value the kernel had already left
  *       (a cached value, another clock). Nothing excuses one.</li>
  *   <li>past L: counted, and per kernel tick (each distinct value of the kernel's clock) the worst
- *       lag of the reads in it, so that the typical tick (the median) can be set against L apart
+ *       lag of the reads in it, so that nine ticks in ten can be set against L apart
  *       from the ticks that came late. A late tick leaves the kernel's clock, and so the reads that
  *       serve it, behind for as long as it is late, whatever L the agent stated at start-up.</li>
  * </ul>
@@ -79,13 +79,13 @@ final class CoarseLagTally {
         ticksByWorstBehindMs[(int) Math.max(0, Math.min(LARGEST_BUCKET_MS, tickWorstBehindMs))]++;
     }
 
-    /** The (lower) median over ticks of each tick's worst lag, in whole ms; -1 with no tick. */
-    long medianTickWorstBehindMs() {
-        long half = (ticks + 1) / 2;
+    /** The ninth decile over ticks of each tick's worst lag (nine ticks in ten are no further behind), in whole ms; -1 with no tick. */
+    long ninthDecileTickWorstBehindMs() {
+        long nineTenths = (ticks * 9 + 9) / 10;
         long seen = 0;
         for (int ms = 0; ms <= LARGEST_BUCKET_MS && ticks > 0; ms++) {
             seen += ticksByWorstBehindMs[ms];
-            if (seen >= half) {
+            if (seen >= nineTenths) {
                 return ms;
             }
         }

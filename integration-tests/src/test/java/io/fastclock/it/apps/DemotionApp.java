@@ -16,9 +16,10 @@ import java.util.concurrent.locks.LockSupport;
  * available_clocksource the agent was pointed at (or "-": something else makes it fall back, and
  * the app only waits for it), the number of reader threads, and optionally how long after the
  * fallback line reads must be the system clock itself (ms, default 1: the floor is at most 20 us
- * ahead after a demotion; a clock that drifted may have led by milliseconds).
+ * ahead after a demotion; a clock that drifted may have led by milliseconds), and optionally how
+ * long the TSC clock runs before the demotion (ms, default 1000).
  *
- * <p>After a second the app removes tsc from the file, as the kernel's watchdog would, at the
+ * <p>After that while the app removes tsc from the file, as the kernel's watchdog would, at the
  * worst moment it can find: just after the agent re-read it (the file's access time moves on the
  * first read after a rewrite, so a fresh copy is put in place and the app waits for that read).
  * Where access times do not move (noatime), it demotes after waiting and says so. The fallback is
@@ -58,6 +59,7 @@ public final class DemotionApp {
         if (args.length > 2) {
             settleNanos = Long.parseLong(args[2]) * 1_000_000L;
         }
+        long runBeforeDemotionMs = args.length > 3 ? Long.parseLong(args[3]) : 1000;
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
         PrintStream err = System.err;
         System.setErr(new PrintStream(err, true) {
@@ -79,7 +81,7 @@ public final class DemotionApp {
             threads.add(t);
             t.start();
         }
-        Thread.sleep(1000); // the TSC clock runs and re-anchors meanwhile
+        Thread.sleep(runBeforeDemotionMs); // the TSC clock runs and re-anchors meanwhile
         long demotedAt = available == null ? 0 : demote(available);
         long deadline = ReferenceClocks.nanos() + 5_000_000_000L;
         while (loggedAt == 0 && ReferenceClocks.nanos() < deadline) {

@@ -22,13 +22,16 @@ import java.util.List;
  * <p>With "stated" as the lag (the coarse clock's L, as the agent stated it), a value or a pair past L
  * is not wrong where the kernel's own CLOCK_REALTIME_COARSE, read just before, was as far behind
  * (a late kernel tick, which no L stated at start-up covers: millis.lag in docs/CONTRACT.md): a value
- * no older than the kernel's coarse clock is counted in {@code pastLagWithTheKernel} instead.
+ * no older than the kernel's coarse clock is counted in {@code pastLagWithTheKernel} instead, out of
+ * {@code checkedAgainstTheKernel} values and pairs (the test bounds the share: an L stated too small
+ * would otherwise pass as a kernel running late).
  */
 public final class JTimeCoverageApp {
     static final int WARM_UP = 3_000;
     static final int VALUE_CHECKS = 2_000;
     private static boolean kernelExcusesLateTicks;
     private static long pastLagWithTheKernel;
+    private static long checkedAgainstTheKernel;
 
     public static void main(String[] args) throws Exception {
         int ops = Integer.parseInt(args[0]);
@@ -65,6 +68,7 @@ public final class JTimeCoverageApp {
             System.out.println("agreement.outside=" + agreementOutside(lagMs));
             System.out.println("dateAheadOfMillis=" + dateAheadOfMillis());
             System.out.println("pastLagWithTheKernel=" + pastLagWithTheKernel);
+            System.out.println("checkedAgainstTheKernel=" + checkedAgainstTheKernel);
         }
         System.out.println("done=ok");
     }
@@ -125,7 +129,11 @@ public final class JTimeCoverageApp {
 
     /** The kernel's coarse clock in ms where it may excuse a late read; otherwise a value no read reaches. */
     private static long kernelCoarseMs() {
-        return kernelExcusesLateTicks ? Math.floorDiv(JnaClocks.realtimeCoarseNanos(), 1_000_000L) : Long.MAX_VALUE;
+        if (!kernelExcusesLateTicks) {
+            return Long.MAX_VALUE;
+        }
+        checkedAgainstTheKernel++;
+        return Math.floorDiv(JnaClocks.realtimeCoarseNanos(), 1_000_000L);
     }
 
     private static void invoke(Method run, String name, int times) {
