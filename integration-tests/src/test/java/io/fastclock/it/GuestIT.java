@@ -14,12 +14,19 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * fastclock on a real kernel's clocksource: one guest boot (integration-tests/guest/guest-lab.sh, Debian's
@@ -28,8 +35,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * a guest proves; the JDKs are spread so that each meets a real slow kernel): acpi_pm on QEMU's default CPU
  * model (no constant_tsc, no rdtscp) with JDK 11, hpet on an Intel model (constant_tsc, the real HPET path)
  * with JDK 25, and the Intel model's own tsc as the lighter control with JDK 17 (only when named,
- * -Dit.guestClocksources=tsc: the host runs every other test on a real kernel's tsc). Every finding of a
- * boot is reported together.
+ * -Dit.guestClocksources=tsc: the host runs every other test on a real kernel's tsc). The guests boot at
+ * once (one emulator thread each). Every finding of a boot is reported together.
  *
  * <p>Proves, in docs/CONTRACT.md, on a real kernel: millis.lag (against the lag L the start line states),
  * nanos.monotonic (one thread and across threads), epoch.bounds, epoch.agrees-with-millis (Instant.now() and
@@ -43,8 +50,15 @@ class GuestIT {
     static final Pattern LAG = Pattern.compile("currentTimeMillis resolution ([0-9]+) ms, lag up to ([0-9]+) ms");
     static final int[] ALL_JDKS = {11, 17, 25};
 
+    /** The guests: clocksource, CPU model, JDK. */
+    static List<Arguments> guests() {
+        return List.of(Arguments.of("acpi_pm", "default", "11"), Arguments.of("hpet", "intel", "25"), Arguments.of("tsc", "intel", "17"));
+    }
+
+    private static final Map<String, Future<GuestLab.Boot>> BOOTS = new HashMap<>();
+
     @ParameterizedTest(name = "{0} ({1} CPU model)")
-    @CsvSource({"acpi_pm, default, 11", "hpet, intel, 25", "tsc, intel, 17"})
+    @MethodSource("guests")
     void theAgentKeepsTheContractOnARealKernel(String clocksource, String cpu, String jdkChoice) throws Exception {
         GuestLab.requireChosen(clocksource);
         if (clocksource.equals("tsc")) {
@@ -53,20 +67,8 @@ class GuestIT {
         }
         GuestLab.requireAvailable();
         List<Jdk> jdks = jdks(jdkChoice);
-        Path out = Paths.get("target", "guest", clocksource).toAbsolutePath();
-        deleteTree(out);
-        List<String> command = new ArrayList<>(List.of(GuestLab.script().resolveSibling("guest-checks.sh").toString(),
-                out.toString(), ForkedJvm.agentJar().toString(), classPath()));
-        // The logging frameworks' stamps on the real HPET path only: under emulation their start is the
-        // slowest run of a boot (36-50 s), and the stamps are java.time's, which LoggingIT runs on every JDK.
-        boolean logging = clocksource.equals("hpet");
-        if (logging) {
-            command.add("+logging");
-        }
-        for (Jdk jdk : jdks) {
-            command.add(jdk.feature + "=" + jdk.javaHome);
-        }
-        GuestLab.Boot boot = GuestLab.boot(clocksource, cpu, out, command);
+        Path out = out(clocksource);
+        GuestLab.Boot boot = awaitBoot(clocksource);
         System.out.print("[GuestIT] " + boot.labLines());
         assertEquals(0, boot.exitCode, boot.toString());
         assertEquals(clocksource, read(out.resolve("clocksource")).trim(), "the guest runs on another clocksource");
@@ -77,7 +79,7 @@ class GuestIT {
             String where = clocksource + ", JDK " + jdk.feature + ": ";
             ForkedJvm.Result contract = result(out, "jdk" + jdk.feature + "-contract");
             ForkedJvm.Result epoch = result(out, "jdk" + jdk.feature + "-epoch");
-            ForkedJvm.Result loggingRun = logging ? result(out, "jdk" + jdk.feature + "-logging") : null;
+            ForkedJvm.Result loggingRun = logging(clocksource) ? result(out, "jdk" + jdk.feature + "-logging") : null;
             System.out.println("[GuestIT] " + where + "contract " + contract.stdout.replace('\n', ' '));
             System.out.println("[GuestIT] " + where + "epoch " + epoch.stdout.replace('\n', ' '));
             System.out.println("[GuestIT] " + where + "finding: reads past the start line's L: millis "
@@ -276,6 +278,61 @@ class GuestIT {
     /** A JVM crash leaves no hs_err file (the guest's working directory is read-only): say so. */
     private static String hsErr(ForkedJvm.Result r) {
         return r.exitCode > 128 ? "\n(killed by signal " + (r.exitCode - 128) + ")" : "";
+    }
+
+    private static Path out(String clocksource) {
+        return Paths.get("target", "guest", clocksource).toAbsolutePath();
+    }
+
+    /**
+     * This guest's boot. The first call starts every guest this run will judge at once (requireAvailable
+     * has fetched the kernel and built the initramfs by then): each emulator runs on one host thread,
+     * so on this 2-core machine two guests take the longer one's time instead of both together.
+     */
+    private static GuestLab.Boot awaitBoot(String clocksource) throws Exception {
+        Future<GuestLab.Boot> boot;
+        synchronized (BOOTS) {
+            if (BOOTS.isEmpty()) {
+                ExecutorService pool = Executors.newCachedThreadPool();
+                for (Arguments guest : guests()) {
+                    Object[] row = guest.get();
+                    String name = (String) row[0];
+                    if (GuestLab.isChosen(name) && (!name.equals("tsc") || GuestLab.isNamed(name))) {
+                        BOOTS.put(name, pool.submit(() -> boot(name, (String) row[1], (String) row[2])));
+                    }
+                }
+                pool.shutdown();
+            }
+            boot = BOOTS.get(clocksource);
+        }
+        try {
+            return boot.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error) {
+                throw (Error) e.getCause(); // an assertion in the boot's preparation
+            }
+            throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+        }
+    }
+
+    private static GuestLab.Boot boot(String clocksource, String cpu, String jdkChoice) throws Exception {
+        Path out = out(clocksource);
+        deleteTree(out);
+        List<String> command = new ArrayList<>(List.of(GuestLab.script().resolveSibling("guest-checks.sh").toString(),
+                out.toString(), ForkedJvm.agentJar().toString(), classPath()));
+        // The logging frameworks' stamps on the real HPET path only: under emulation their start is the
+        // slowest run of a boot (36-50 s), and the stamps are java.time's, which LoggingIT runs on every JDK.
+        if (logging(clocksource)) {
+            command.add("+logging");
+        }
+        for (Jdk jdk : jdks(jdkChoice)) {
+            command.add(jdk.feature + "=" + jdk.javaHome);
+        }
+        return GuestLab.boot(clocksource, cpu, out, command);
+    }
+
+    private static boolean logging(String clocksource) {
+        return clocksource.equals("hpet");
     }
 
     private static List<Jdk> jdks(String choice) {

@@ -28,16 +28,26 @@ final class GuestLab {
 
     /** Ends the test (skipped) where -Dit.guestClocksources names others only. */
     static void requireChosen(String clocksource) {
-        String chosen = System.getProperty(CHOSEN_PROPERTY, "").trim();
-        if (!chosen.isEmpty() && !java.util.Arrays.asList(chosen.split(",")).contains(clocksource)) {
-            Assumptions.abort("[fastclock-it] guest " + clocksource + " not among -Dit.guestClocksources=" + chosen);
+        if (!isChosen(clocksource)) {
+            Assumptions.abort("[fastclock-it] guest " + clocksource + " not among -Dit.guestClocksources="
+                    + System.getProperty(CHOSEN_PROPERTY, "").trim());
         }
+    }
+
+    /** Whether -Dit.guestClocksources is unset or names this guest. */
+    static boolean isChosen(String clocksource) {
+        String chosen = System.getProperty(CHOSEN_PROPERTY, "").trim();
+        return chosen.isEmpty() || isNamed(clocksource);
+    }
+
+    /** Whether -Dit.guestClocksources names this guest. */
+    static boolean isNamed(String clocksource) {
+        return java.util.Arrays.asList(System.getProperty(CHOSEN_PROPERTY, "").trim().split(",")).contains(clocksource);
     }
 
     /** Ends the test (a skip) unless -Dit.guestClocksources names this guest. */
     static void requireNamed(String clocksource) {
-        String chosen = System.getProperty(CHOSEN_PROPERTY, "").trim();
-        if (!java.util.Arrays.asList(chosen.split(",")).contains(clocksource)) {
+        if (!isNamed(clocksource)) {
             Assumptions.abort("[fastclock-it] guest " + clocksource + " runs only when named: -Dit.guestClocksources=" + clocksource);
         }
     }

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Proves, in docs/CONTRACT.md: reach.jdk-setting, host.jdk-changes, activation.off, activation.auto, host.quiet.
  */
 class JdkScopeIT {
-    static final int WAITS = 2_000;
+    static final int WAITS = 1_000;
     static final String DELAY_US = "200";
     static final int OPS = 2_000;
 

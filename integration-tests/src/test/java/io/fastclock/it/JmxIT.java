@@ -101,8 +101,9 @@ class JmxIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("oneJdk")
     void jmxOffNeverRegisters(Jdk jdk) throws Exception {
+        // 3 s with a platform server: three of the watcher's 1 s periods, in any one of which jmx=auto registers.
         ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("jmx=off")
-                .main(ObserveApp.class, "platform", "sleepMs=1500", "mbean").run();
+                .main(ObserveApp.class, "platform", "sleepMs=1500", "mbean", "mbeanWaitMs=1500").run();
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("false", r.value("mbean"), r.toString());
     }

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class AttachTargetApp {
     public static final int READS = 100_000;
-    static final int MAX_CLASSES = 4000;
+    static final int MAX_CLASSES = 1500;
     private static volatile boolean stopClocks;
     private static volatile boolean stopLoaders;
     private static long sink;

@@ -10,7 +10,7 @@ import javax.management.ObjectName;
  * What an operator sees of fastclock through JMX, and whether a platform MBean server exists.
  * Arguments, in any order: {@code platform} (the application creates the platform MBean server, as
  * any app using JMX does), {@code sleepMs=N} (keep running that long, clock reads and all: the
- * recording and the watcher get time), {@code mbean} (wait up to 10 s for io.fastclock:type=FastClock
+ * recording and the watcher get time), {@code mbean} (wait up to 10 s, or {@code mbeanWaitMs=N}, for io.fastclock:type=FastClock
  * in an existing platform server, never creating one, and print its attributes), {@code fake} (once
  * the agent has published its state, set the fastclock.* system properties to other values:
  * fastclock.active to the opposite, and {@link #FAKE}, as any application code can). {@code untilReanchors=N}
@@ -46,6 +46,8 @@ public final class ObserveApp {
                 fake = true;
             } else if (arg.startsWith("sleepMs=")) {
                 sleepMs = Long.parseLong(arg.substring("sleepMs=".length()));
+            } else if (arg.startsWith("mbeanWaitMs=")) {
+                mbeanWaitMs = Long.parseLong(arg.substring("mbeanWaitMs=".length()));
             } else if (arg.startsWith("untilReanchors=")) {
                 untilReanchors = Long.parseLong(arg.substring("untilReanchors=".length()));
             }
@@ -74,10 +76,13 @@ public final class ObserveApp {
         System.out.println("sink=" + (sink != 0));
     }
 
+    /** How long {@code mbean} waits for the MBean. */
+    private static long mbeanWaitMs = 10_000;
+
     static void printMBean() throws Exception {
         ObjectName name = new ObjectName(NAME);
         MBeanServer found = null;
-        for (int i = 0; i < 1000 && found == null; i++) {
+        for (long i = 0; i < mbeanWaitMs / 10 && found == null; i++) {
             for (MBeanServer server : MBeanServerFactory.findMBeanServer(null)) {
                 if (server.isRegistered(name)) {
                     found = server;
