@@ -1,5 +1,6 @@
 package io.fastclock.agent;
 
+import io.fastclock.config.BuildVersion;
 import io.fastclock.config.OneLine;
 import io.fastclock.config.PublishedState;
 import io.fastclock.probe.BackendNames;
@@ -96,9 +97,7 @@ public final class AgentState {
     }
 
     static String version() {
-        Package p = AgentState.class.getPackage();
-        String v = p == null ? null : p.getImplementationVersion();
-        return v == null ? "unknown" : v;
+        return BuildVersion.get();
     }
 
     /**

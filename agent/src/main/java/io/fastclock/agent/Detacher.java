@@ -83,7 +83,7 @@ final class Detacher {
         GeneratedClassesPass.stop();
         inst.removeTransformer(transformer);
         if (tsc != null) {
-            tsc.fallBack("fastclock is being detached");
+            tsc.fallBack("fastclock detached");
             // tsc.nanoTime() now returns max(System.nanoTime(), floor): once System.nanoTime() is
             // past it, the original code's reads continue from where the TSC clock's left off.
             long floor = tsc.nanoTime();

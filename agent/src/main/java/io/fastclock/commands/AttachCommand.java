@@ -60,8 +60,9 @@ final class AttachCommand implements Command {
             String arg = args[i];
             if (Commands.isHelp(arg)) {
                 throw Exit.help();
-            } else if (arg.equals("--timeout") && i + 1 < args.length && Commands.parsePid(args[i + 1]) > 0) {
-                timeoutSeconds = Commands.parsePid(args[++i]);
+            } else if (arg.equals("--timeout") || arg.startsWith("--timeout=")) {
+                String value = arg.equals("--timeout") ? (i + 1 < args.length ? args[++i] : null) : arg.substring("--timeout=".length());
+                timeoutSeconds = timeoutSeconds(value);
             } else if (pidArg == null) {
                 pidArg = arg;
             } else if (settingsArg == null && !arg.startsWith("-")) {
@@ -99,7 +100,8 @@ final class AttachCommand implements Command {
         }
         if (before.loaded()) {
             out.println("fastclock is already in " + before.title() + " (loaded by " + before.get(TargetStatus.STARTED)
-                    + "); a second copy is not loaded. Its status:");
+                    + "); a second copy is not loaded" + (before.active() ? "" : ", and a JVM takes fastclock once: to run it"
+                    + " with other settings, restart the JVM with -javaagent:" + jar + "=SETTINGS") + ". Its status:");
             out.print(before.text());
             return before.active() ? Commands.OK : Commands.INACTIVE;
         }
@@ -149,6 +151,18 @@ final class AttachCommand implements Command {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /** --timeout's value: a whole number of seconds, 1 or more. */
+    static long timeoutSeconds(String value) throws Exit {
+        if (value == null) {
+            throw Exit.usage("--timeout needs a number of seconds");
+        }
+        long seconds = Commands.positiveWholeNumber(value);
+        if (seconds < 1) {
+            throw Exit.usage("--timeout takes a whole number of seconds, 1 or more, not '" + OneLine.escape(value) + "'");
+        }
+        return seconds;
     }
 
     /** Polls until the agent's background pass over generated classes is done, or null on timeout. */

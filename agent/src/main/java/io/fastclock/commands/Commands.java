@@ -1,5 +1,6 @@
 package io.fastclock.commands;
 
+import io.fastclock.config.BuildVersion;
 import io.fastclock.config.OneLine;
 
 import java.io.PrintStream;
@@ -43,6 +44,10 @@ public final class Commands {
 
     static int run(String[] args, PrintStream out, PrintStream err) {
         boolean help = args.length > 0 && (isHelp(args[0]) || args[0].equals("help"));
+        if (args.length > 0 && (args[0].equals("--version") || args[0].equals("version"))) {
+            out.println("fastclock " + BuildVersion.get());
+            return OK;
+        }
         if (args.length == 0 || args[0].startsWith("-") && !help) {
             // The doctor's own options (--json), and its own message for one it does not know.
             return run(DOCTOR, args, out, err);
@@ -60,9 +65,7 @@ public final class Commands {
         }
         List<String> names = new ArrayList<>();
         for (Command command : COMMANDS) {
-            if (command != DOCTOR) {
-                names.add(command.name());
-            }
+            names.add(command.name());
         }
         err.println(OneLine.PREFIX + "unknown command '" + OneLine.escape(args[0]) + "' (commands: " + String.join(", ", names)
                 + "; none runs the doctor; --help says more)");
@@ -105,8 +108,9 @@ public final class Commands {
             usage.append(usage.length() == 0 ? "usage: java -jar " : "       java -jar ").append(jar).append(' ')
                     .append(String.format(Locale.ROOT, "%-30s ", command.synopsis())).append(command.summary()).append('\n');
         }
-        return usage.append("Each command takes --help. Exit status: 0 done, 1 failed (it says why), 2 wrong command line,\n"
-                + "3 (attach) fastclock loaded but inactive (it says why).\n").toString();
+        return usage.append("Each command takes --help; --version prints fastclock's version. Exit status: 0 done,\n"
+                + "1 failed (it says why), 2 wrong command line, 3 (attach) fastclock loaded but inactive (it says why).\n")
+                .toString();
     }
 
     /** The jar's path as the user would type it (for help and error messages). */
@@ -145,6 +149,11 @@ public final class Commands {
 
     /** "1234" to 1234, or -1 for anything that is not a process id. */
     static long parsePid(String s) {
+        return positiveWholeNumber(s);
+    }
+
+    /** A whole number from 1 to Integer.MAX_VALUE, digits only; -1 for anything else. */
+    static long positiveWholeNumber(String s) {
         if (s == null || s.isEmpty() || s.length() > 10) {
             return -1;
         }
@@ -153,8 +162,8 @@ public final class Commands {
                 return -1;
             }
         }
-        long pid = Long.parseLong(s);
-        return pid > 0 && pid <= Integer.MAX_VALUE ? pid : -1;
+        long n = Long.parseLong(s);
+        return n > 0 && n <= Integer.MAX_VALUE ? n : -1;
     }
 
     /** The message of what went wrong, without Byte Buddy's and jdk.attach's wrapping. */

@@ -63,6 +63,12 @@ final class DetachCommand implements Command {
             if (!before.loaded()) {
                 throw Exit.failed("fastclock is not loaded in " + before.title() + "; nothing to restore");
             }
+            String verdict = before.get(TargetStatus.REASON);
+            if (!before.active() && verdict != null && verdict.startsWith("detached")) {
+                out.println("fastclock was already detached from " + before.title() + "; nothing more to restore:");
+                out.print(before.text());
+                return Commands.OK;
+            }
             if (!before.active()) {
                 out.println("fastclock is inactive in " + before.title() + " and changed no code; nothing to restore:");
                 out.print(before.text());

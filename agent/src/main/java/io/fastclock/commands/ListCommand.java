@@ -55,7 +55,7 @@ final class ListCommand implements Command {
         int myUid = TargetProcess.uid(Paths.get("/proc/self"));
         long self = ProcessHandle.current().pid();
         List<Map<String, Object>> rows = new ArrayList<>();
-        StringBuilder text = new StringBuilder();
+        List<String[]> lines = new ArrayList<>();
         int otherUsers = 0;
         AttachApi api = null;
         String apiProblem = null;
@@ -82,7 +82,7 @@ final class ListCommand implements Command {
             if (target.attachDisabled()) {
                 state = "attach disabled (" + TargetProcess.DISABLE_ATTACH + ")";
                 row.put("state", state);
-                text.append(String.format("%-8d %-40s %s%n", pid, state, target.commandName()));
+                lines.add(new String[] {Long.toString(pid), "-", target.commandName(), state});
                 rows.add(row);
                 continue;
             }
@@ -97,15 +97,14 @@ final class ListCommand implements Command {
                 row.putAll(status.toMap());
                 state = summary(status);
                 row.put("state", state);
-                text.append(String.format("%-8d %-12s %-40s %s%n", pid, status.jdk().substring(4, Math.min(status.jdk().length(), 16)),
-                        state, status.mainCommand()));
+                lines.add(new String[] {Long.toString(pid), status.jdk().substring("JDK ".length()), status.mainCommand(), state});
             } catch (IOException | RuntimeException e) {
                 if (api == null) {
                     apiProblem = Commands.describe(e);
                 }
                 state = "cannot read it: " + Commands.describe(e);
                 row.put("state", state);
-                text.append(String.format("%-8d %-40s %s%n", pid, state, target.commandName()));
+                lines.add(new String[] {Long.toString(pid), "-", target.commandName(), state});
             }
             rows.add(row);
         }
@@ -119,13 +118,38 @@ final class ListCommand implements Command {
         if (rows.isEmpty()) {
             out.println("no JVM of yours is running on this machine (besides this command's)");
         } else {
-            out.print(String.format("%-8s %-12s %-40s %s%n", "PID", "JDK", "FASTCLOCK", "MAIN"));
-            out.print(text);
+            lines.add(0, new String[] {"PID", "JDK", "MAIN", "FASTCLOCK"});
+            out.print(table(lines));
         }
         if (otherUsers > 0) {
             out.println(otherUsers + " JVM" + (otherUsers == 1 ? "" : "s") + " of other users not shown: run the command as their user to attach");
         }
         return Commands.OK;
+    }
+
+    /**
+     * The rows as columns as wide as their widest cell, the last (fastclock's state, whose reasons run
+     * long) unpadded at the end, so that no cell is cut and no long one pushes the others out of line.
+     */
+    static String table(List<String[]> lines) {
+        int columns = lines.get(0).length;
+        int[] widths = new int[columns];
+        for (String[] line : lines) {
+            for (int c = 0; c < columns - 1; c++) {
+                widths[c] = Math.max(widths[c], line[c].length());
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        for (String[] line : lines) {
+            for (int c = 0; c < columns - 1; c++) {
+                b.append(line[c]);
+                for (int pad = line[c].length(); pad <= widths[c]; pad++) {
+                    b.append(' ');
+                }
+            }
+            b.append(line[columns - 1]).append('\n');
+        }
+        return b.toString();
     }
 
     static String summary(TargetStatus status) {

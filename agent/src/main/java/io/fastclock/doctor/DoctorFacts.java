@@ -48,8 +48,11 @@ public final class DoctorFacts {
     /** The JNI transition alone: a compiled call of a native method that does nothing. */
     static final String JNI_NOOP = "JNI no-op call (the transition alone)";
     static final String COARSE_MILLIS = "coarse millis (JNI CLOCK_REALTIME_COARSE)";
+    static final String COARSE_NANOS = "coarse nanos (JNI CLOCK_MONOTONIC_COARSE)";
     static final String TSC_NANOS = "tsc nanos";
     static final String TSC_MILLIS = "tsc millis";
+    /** What auto times for the TSC clock: one ordered TSC read through JNI (the clock's arithmetic adds a few ns). */
+    static final String TSC_READ = "ordered TSC read via JNI (auto's figure)";
 
     /** The TSC flags the doctor shows, in this order: present in text and JSON, absent in text as "no ...". */
     static final String[] TSC_FLAGS = {"tsc", "constant_tsc", "nonstop_tsc", "rdtscp", "tsc_known_freq", "tsc_reliable"};
@@ -78,6 +81,25 @@ public final class DoctorFacts {
     final boolean x86;
     /** NativeClocks.tscFlags() on x86 (CPUID: vendor, invariant TSC, rdtscp, hypervisor, LFENCE). */
     final int cpuFlags;
+
+    /**
+     * The compiled costs auto measured at start-up, by the table's row names: what the verdicts quote,
+     * beside the table's longer measurement of the same reads (the TSC's raw read has no row of its own).
+     */
+    Map<String, Double> startupCosts() {
+        Measurements m = probe.measurements;
+        Map<String, Double> costs = new LinkedHashMap<>();
+        costs.put("System.currentTimeMillis()", m.compiledRealtimeNs());
+        costs.put("System.nanoTime()", m.compiledMonotonicNs());
+        if (probe.nativeResult.loaded()) {
+            costs.put(COARSE_MILLIS, m.realtimeCoarseNs());
+            costs.put(COARSE_NANOS, m.monotonicCoarseNs());
+        }
+        if (!Double.isNaN(m.tscNs())) {
+            costs.put(TSC_READ, m.tscNs());
+        }
+        return costs;
+    }
 
     private DoctorFacts(Settings settings, MachineProbe probe, Decision auto, Decision forced, Map<String, Double> javaCosts,
                         Map<String, Double> nativeCosts, TscClock tsc, String tscStartProblem, MillisLag millisLag) {
@@ -177,7 +199,7 @@ public final class DoctorFacts {
             CoarseMillis coarseMillis = new CoarseMillis();
             CoarseNanos coarseNanos = new CoarseNanos();
             javaCosts.put(COARSE_MILLIS, measure(coarseMillis::read));
-            javaCosts.put("coarse nanos (JNI CLOCK_MONOTONIC_COARSE)", measure(coarseNanos::read));
+            javaCosts.put(COARSE_NANOS, measure(coarseNanos::read));
         }
         if (probe.jna != null && probe.jna.available()) {
             javaCosts.put("jna-coarse millis (JNA CLOCK_REALTIME_COARSE)", measure(probe.jna.clock::read));

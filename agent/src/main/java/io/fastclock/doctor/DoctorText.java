@@ -109,9 +109,17 @@ public final class DoctorText {
         }
 
         out.append("\nCost per call, ns (JIT-compiled Java, best of ").append(DoctorFacts.ROUNDS).append(" rounds of ")
-                .append(DoctorFacts.ROUND_NANOS / 1_000_000).append(" ms;\n  auto compares costs timed this way, in a few ms at start-up)\n");
+                .append(DoctorFacts.ROUND_NANOS / 1_000_000).append(" ms; \"start-up\": what auto timed in a few ms\n")
+                .append("  when this report started, the figures its verdicts below quote)\n");
+        Map<String, Double> startup = facts.startupCosts();
         for (Map.Entry<String, Double> e : javaCosts.entrySet()) {
-            out.append(String.format(Locale.ROOT, "  %-44s %8.1f%n", e.getKey(), e.getValue()));
+            Double atStart = startup.get(e.getKey());
+            out.append(String.format(Locale.ROOT, "  %-44s %8.1f", e.getKey(), e.getValue()))
+                    .append(atStart == null ? "" : startupText(atStart)).append('\n');
+        }
+        Double tscRead = startup.get(DoctorFacts.TSC_READ);
+        if (tscRead != null) {
+            out.append(String.format(Locale.ROOT, "  %-44s %8s", DoctorFacts.TSC_READ, "-")).append(startupText(tscRead)).append('\n');
         }
         if (!nativeCosts.isEmpty()) {
             out.append("\nCost per call, ns, timed in C (how the agent judges whether the system clocks are slow)\n");
@@ -128,6 +136,10 @@ public final class DoctorText {
         decision(out, "auto (the default)", facts.auto, facts.autoJavaTime);
         decision(out, "mode=on (forced)", facts.forced, facts.forcedJavaTime);
         return out.toString();
+    }
+
+    private static String startupText(double ns) {
+        return Double.isNaN(ns) ? "   start-up unmeasured" : String.format(Locale.ROOT, "   start-up %.1f", ns);
     }
 
     /** Each read through JNI against what JNI allows: the transition (a no-op call) plus the read in C. */

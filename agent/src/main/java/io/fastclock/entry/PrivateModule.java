@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 import java.util.stream.Stream;
 
 /**
@@ -63,7 +64,12 @@ final class PrivateModule {
      */
     static PrivateModule define(boolean commandLine) throws IOException {
         File jar = AgentEntry.ownJar();
-        Set<String> packages = packages(jar);
+        Set<String> packages;
+        String version;
+        try (JarFile jf = new JarFile(jar, false)) {
+            packages = packages(jar, jf);
+            version = buildVersion(jf);
+        }
         if (packages.isEmpty()) {
             throw new IOException(jar + " holds no agent classes under " + CLASSES);
         }
@@ -71,6 +77,13 @@ final class PrivateModule {
                 .packages(packages)
                 .uses(Function.class.getName())
                 .provides(Function.class.getName(), Collections.singletonList("io.fastclock.agent.Launch"));
+        if (version != null) {
+            try {
+                builder.version(version); // what status, list, the MBean and --version show
+            } catch (IllegalArgumentException e) {
+                // not a module version: the agent shows "unknown"
+            }
+        }
         for (String optional : OPTIONAL) {
             if (ModuleLayer.boot().findModule(optional).isPresent()) {
                 builder.requires(optional);
@@ -98,26 +111,30 @@ final class PrivateModule {
     }
 
     /** The module's packages: the jar's list, less the boot runtime's package. */
-    private static Set<String> packages(File jar) throws IOException {
+    private static Set<String> packages(File jar, JarFile jf) throws IOException {
         Set<String> packages = new HashSet<>();
-        try (JarFile jf = new JarFile(jar, false)) {
-            JarEntry list = jf.getJarEntry(PACKAGES);
-            if (list == null) {
-                throw new IOException(jar + " has no " + PACKAGES + " (is another copy of " + AgentEntry.class.getName()
-                        + " on the class path before fastclock.jar?)");
-            }
-            String text;
-            try (InputStream in = jf.getInputStream(list)) {
-                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-            for (String line : text.split("\n")) {
-                String pkg = line.trim();
-                if (!pkg.isEmpty() && !(pkg + "/").equals(BOOT_PACKAGE)) {
-                    packages.add(pkg.replace('/', '.'));
-                }
+        JarEntry list = jf.getJarEntry(PACKAGES);
+        if (list == null) {
+            throw new IOException(jar + " has no " + PACKAGES + " (is another copy of " + AgentEntry.class.getName()
+                    + " on the class path before fastclock.jar?)");
+        }
+        String text;
+        try (InputStream in = jf.getInputStream(list)) {
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        for (String line : text.split("\n")) {
+            String pkg = line.trim();
+            if (!pkg.isEmpty() && !(pkg + "/").equals(BOOT_PACKAGE)) {
+                packages.add(pkg.replace('/', '.'));
             }
         }
         return packages;
+    }
+
+    /** The manifest's Implementation-Version, as the build wrote it; null without one. */
+    private static String buildVersion(JarFile jf) throws IOException {
+        Manifest manifest = jf.getManifest();
+        return manifest == null ? null : manifest.getMainAttributes().getValue("Implementation-Version");
     }
 
     /** Calls the module's one entry; {@code args} as io.fastclock.agent.Launch expects them. */

@@ -392,7 +392,7 @@ public final class DecisionMaker {
             return Eval.no(notFaster("the TSC clock", ns, c.m.compiledRealtimeNs(), MILLIS));
         }
         long lag = statedMillisLagNs(Backend.TSC, c.m.coarseResolutionNs());
-        String what = "the TSC clock (" + ns(ns) + " a read), which keeps within "
+        String what = "the TSC clock (" + ns(ns) + " a TSC read), which keeps within "
                 + ms(lag) + " of the system clock.";
         return new Eval(new Choice(Backend.TSC, sentence(prefix, "currentTimeMillis uses " + what), lag), null);
     }
@@ -458,7 +458,7 @@ public final class DecisionMaker {
                     warnings.add(text);
                     return new Choice(Backend.SYSTEM, text + ".", 0);
                 }
-                String reason = "nanos=tsc was requested: nanoTime uses the TSC clock (" + ns(c.m.tscNs()) + " a read).";
+                String reason = "nanos=tsc was requested: nanoTime uses the TSC clock (" + ns(c.m.tscNs()) + " a TSC read).";
                 String slower = slowerNote(Backend.TSC.settingName(), "nanos", c.m.tscNs(), NANOS, compiledSys);
                 if (slower != null) {
                     warnings.add(slower);
@@ -475,7 +475,7 @@ public final class DecisionMaker {
         if (on) {
             String prefix = "mode=on: " + c.cost(NANOS, sys);
             if (c.tscBlocker == null) {
-                return new Choice(Backend.TSC, prefix + "; nanoTime uses the TSC clock (" + ns(c.m.tscNs()) + " a read).", 0);
+                return new Choice(Backend.TSC, prefix + "; nanoTime uses the TSC clock (" + ns(c.m.tscNs()) + " a TSC read).", 0);
             }
             return new Choice(Backend.SYSTEM, prefix + ", but the TSC cannot be used safely: " + c.tscBlocker
                     + "; so nanoTime stays on the system clock" + noCoarse + ".", 0);
@@ -493,7 +493,7 @@ public final class DecisionMaker {
             return new Choice(Backend.SYSTEM, prefix + ", but " + notFaster("the TSC clock", tsc, compiledSys, NANOS)
                     + ", so nanoTime stays on the system clock.", 0);
         }
-        return new Choice(Backend.TSC, prefix + "; nanoTime uses the TSC clock (" + ns(tsc) + " a read).", 0);
+        return new Choice(Backend.TSC, prefix + "; nanoTime uses the TSC clock (" + ns(tsc) + " a TSC read).", 0);
     }
 
     // ---------------------------------------------------------------- shared pieces

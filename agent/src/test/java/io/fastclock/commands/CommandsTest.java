@@ -43,6 +43,63 @@ class CommandsTest {
     }
 
     @Test
+    void anUnknownCommandListsEveryCommandTheDoctorIncluded() {
+        assertEquals(Commands.USAGE, run("bogus"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("(commands: doctor, attach, status, list, detach;"), err.toString());
+    }
+
+    @Test
+    void attachsTimeoutIsTakenInBothSpellingsAndABadOneIsNamed() throws Exit {
+        assertEquals(5, AttachCommand.timeoutSeconds("5"));
+        long pid = ProcessHandle.current().pid();
+        for (String[] bad : new String[][] {{"--timeout", "0"}, {"--timeout", "abc"}, {"--timeout=0"}, {"--timeout=-3"}}) {
+            err.reset();
+            String[] args = new String[bad.length + 2];
+            args[0] = "attach";
+            args[1] = Long.toString(pid);
+            System.arraycopy(bad, 0, args, 2, bad.length);
+            assertEquals(Commands.USAGE, run(args), String.join(" ", args));
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("--timeout takes a whole number of seconds, 1 or more, not '"),
+                    String.join(" ", args) + ": " + err);
+        }
+        err.reset();
+        assertEquals(Commands.USAGE, run("attach", Long.toString(pid), "mode=fast", "--timeout"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--timeout needs a number of seconds"), err.toString());
+        // Both spellings are taken: what fails next is the bad setting, checked before anything is loaded.
+        for (String[] good : new String[][] {{"--timeout", "7"}, {"--timeout=7"}}) {
+            err.reset();
+            String[] args = new String[good.length + 3];
+            args[0] = "attach";
+            args[1] = Long.toString(pid);
+            args[2] = "mode=fast";
+            System.arraycopy(good, 0, args, 3, good.length);
+            assertEquals(Commands.USAGE, run(args));
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("accepted values are auto, on, off"), err.toString());
+        }
+    }
+
+    @Test
+    void listsTableKeepsEveryCellWholeAndItsColumnsInLine() {
+        java.util.List<String[]> lines = new java.util.ArrayList<>();
+        lines.add(new String[] {"PID", "JDK", "MAIN", "FASTCLOCK"});
+        lines.add(new String[] {"12", "17.0.15+6-Debian-1deb12u1", "com.acme.App", "inactive: " + "a long reason ".repeat(8)});
+        lines.add(new String[] {"123456", "-", "x", "attach disabled (-XX:+DisableAttachMechanism)"});
+        String[] rows = ListCommand.table(lines).split("\n");
+        assertEquals(3, rows.length);
+        assertTrue(rows[1].contains("17.0.15+6-Debian-1deb12u1 "), rows[1]);
+        int state = rows[0].indexOf("FASTCLOCK");
+        assertEquals(state, rows[1].indexOf("inactive: "), String.join("\n", rows));
+        assertEquals(state, rows[2].indexOf("attach disabled"), String.join("\n", rows));
+        assertEquals(rows[0].indexOf("MAIN"), rows[1].indexOf("com.acme.App"), String.join("\n", rows));
+    }
+
+    @Test
+    void versionPrintsOneLine() {
+        assertEquals(Commands.OK, run("--version"));
+        assertTrue(out.toString(StandardCharsets.UTF_8).matches("fastclock \\S+\n"), out.toString());
+    }
+
+    @Test
     void everyCommandHasHelp() {
         for (String command : new String[] {"attach", "status", "list", "detach"}) {
             out.reset();

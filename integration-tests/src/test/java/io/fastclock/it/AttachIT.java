@@ -139,6 +139,16 @@ class AttachIT {
             app.awaitLine("waiting=2");
             detach = command(jdk, "detach", pid);
             status = command(jdk, "status", pid, "--json");
+            if (jdk.feature == Runtime.version().feature()) {
+                // What an operator meets next: the commands tell the truth about a detached copy.
+                ForkedJvm.Result again = command(jdk, "detach", pid);
+                assertEquals(0, again.exitCode, again.toString());
+                assertTrue(again.stdout.contains("fastclock was already detached from JVM " + pid + " ("), again.toString());
+                ForkedJvm.Result reattach = command(jdk, "attach", pid, "mode=on");
+                assertEquals(3, reattach.exitCode, reattach.toString());
+                assertTrue(reattach.stdout.contains("a JVM takes fastclock once: to run it with other settings, restart the JVM"
+                        + " with -javaagent:"), reattach.toString());
+            }
             Files.createFile(second);
             r = app.finish();
         }
@@ -151,6 +161,12 @@ class AttachIT {
         assertEquals("false", json.get("active").asText(), status.stdout);
         assertEquals("system", json.get("nanos").asText(), status.stdout);
         assertTrue(json.get("reason").asText().startsWith("detached"), status.stdout);
+        String built;
+        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(ForkedJvm.agentJar().toFile())) {
+            built = jar.getManifest().getMainAttributes().getValue("Implementation-Version");
+        }
+        assertEquals(built, json.get("version").asText(), "status shows another version than the jar's\n" + status.stdout);
+        assertFalse(status.stdout.contains("being detached"), "the state reads as if the detach were still going on\n" + status.stdout);
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("true", r.value("finished"), r.toString());
         assertPhasesRan(r, 2, 1);

@@ -143,6 +143,24 @@ class DoctorIT {
         assertTrue(r.stdout.contains("\n  TSC reads          nanoTime: "), r.stdout);
         assertTrue(r.stdout.matches("(?s).*\\n  tsc nanos +[0-9.]+ +[0-9.]+ +-?[0-9]+% +(rdtscp|lfence; rdtsc|mfence; rdtsc)\\n.*"), r.stdout);
         assertTrue(r.stdout.matches("(?s).*\\n  tsc millis +[0-9.]+ +[0-9.]+ +-?[0-9]+% +rdtsc \\(unordered\\)\\n.*"), r.stdout);
+        assertVerdictsQuoteTheTable(r.stdout);
+    }
+
+    /**
+     * The doctor agrees with itself: the TSC cost each verdict quotes ("the TSC clock (27 ns a TSC read)")
+     * is the figure its table shows for that read, in the start-up column.
+     */
+    static void assertVerdictsQuoteTheTable(String report) {
+        java.util.regex.Matcher row = java.util.regex.Pattern.compile(
+                "\\n  ordered TSC read via JNI \\(auto's figure\\) +- +start-up ([0-9.]+)\\n").matcher(report);
+        assertTrue(row.find(), "no start-up figure for the TSC read\n" + report);
+        long startupTscNs = Math.round(Double.parseDouble(row.group(1)));
+        java.util.regex.Matcher quoted = java.util.regex.Pattern.compile("the TSC clock \\(([0-9.]+) ns a TSC read\\)").matcher(report);
+        assertTrue(quoted.find(), "no verdict quotes the TSC read\n" + report);
+        do {
+            assertEquals(startupTscNs, Math.round(Double.parseDouble(quoted.group(1))), "a verdict quotes a TSC figure the table"
+                    + " does not show\n" + report);
+        } while (quoted.find());
     }
 
     /**
