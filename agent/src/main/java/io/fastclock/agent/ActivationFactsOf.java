@@ -3,7 +3,7 @@ package io.fastclock.agent;
 import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.observe.ActivationFacts;
-import io.fastclock.probe.Backend;
+import io.fastclock.config.Backend;
 import io.fastclock.probe.Decision;
 import io.fastclock.probe.MachineProbe;
 import io.fastclock.probe.Measurements;

@@ -4,8 +4,8 @@ import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.observe.Telemetry;
 import io.fastclock.observe.TscClockFigures;
-import io.fastclock.probe.Backend;
-import io.fastclock.probe.BackendNames;
+import io.fastclock.config.Backend;
+import io.fastclock.config.BackendNames;
 import io.fastclock.probe.Decision;
 import io.fastclock.probe.JavaTimeCoverage;
 import io.fastclock.probe.MachineProbe;
@@ -14,7 +14,7 @@ import io.fastclock.probe.TscClockStarter;
 import io.fastclock.rewrite.ClassFilter;
 import io.fastclock.rewrite.ClockReplacements;
 import io.fastclock.rewrite.ClockTransformer;
-import io.fastclock.rewrite.JdkScope;
+import io.fastclock.config.JdkScope;
 import io.fastclock.rewrite.RewriteListener;
 import io.fastclock.rewrite.RewriteStats;
 import io.fastclock.rewrite.RuntimeShadows;
@@ -132,7 +132,7 @@ final class AgentStartup {
         if (lagChecked != null) {
             startLagWatch(lagChecked, probe, decision, log);
         }
-        Telemetry.started(settings, ActivationFactsOf.decision(how, startLine, probe, settings));
+        Telemetry.started(settings, ActivationFactsOf.decision(how, startLine, probe, settings), AgentState.READER);
         Telemetry.retransformed((int) (stats.rewritten() + jdkStats.rewritten()),
                 (int) (stats.callSites() + jdkStats.callSites()), early.elapsedNanos);
         if (tsc != null) {

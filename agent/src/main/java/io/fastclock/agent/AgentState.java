@@ -3,13 +3,14 @@ package io.fastclock.agent;
 import io.fastclock.config.BuildVersion;
 import io.fastclock.config.OneLine;
 import io.fastclock.config.PublishedState;
-import io.fastclock.probe.BackendNames;
+import io.fastclock.config.BackendNames;
 
 import java.lang.instrument.Instrumentation;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * What the agent is doing (the names are {@link PublishedState}'s), held in three places:
@@ -70,6 +71,14 @@ public final class AgentState {
             agentProperties = null;
         }
     }
+
+    /** {@link #get}, for the MBean (observe takes no import of this package); a class, not a lambda: no bootstrap at start-up. */
+    static final Function<String, String> READER = new Function<String, String>() {
+        @Override
+        public String apply(String key) {
+            return get(key);
+        }
+    };
 
     /** The live value (never a system property), or null when the agent has not published it. */
     public static String get(String key) {

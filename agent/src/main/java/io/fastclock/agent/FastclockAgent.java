@@ -105,7 +105,7 @@ public final class FastclockAgent {
                 AgentState.inactive(fastHere);
                 Telemetry.started(settings, ActivationFacts.inactive(how, OneLine.withoutPrefix(fastHere),
                         new MachineReader(settings.sysfsRoot(), settings.procfsRoot()).readCurrentClocksource(new ArrayList<>()),
-                        settings.thresholdNs()));
+                        settings.thresholdNs()), AgentState.READER);
                 return;
             }
             int loadedBefore = classesLoadedBeforeTheAgent(loaded);
@@ -162,7 +162,7 @@ public final class FastclockAgent {
             String line = probe.decision.summary() + probe.nativeNote() + note;
             log.info(line);
             AgentState.inactive(line);
-            Telemetry.started(settings, ActivationFactsOf.decision(how, line, probe, settings));
+            Telemetry.started(settings, ActivationFactsOf.decision(how, line, probe, settings), AgentState.READER);
             return;
         }
         BootstrapInjector.defineRuntime(inst);

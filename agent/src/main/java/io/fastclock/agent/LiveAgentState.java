@@ -1,8 +1,8 @@
 package io.fastclock.agent;
 
 import io.fastclock.config.OneLine;
-import io.fastclock.probe.Backend;
-import io.fastclock.probe.BackendNames;
+import io.fastclock.config.Backend;
+import io.fastclock.config.BackendNames;
 import io.fastclock.rewrite.RewriteStats;
 import io.fastclock.clock.RuntimeLog;
 import io.fastclock.clock.TscClock;

@@ -1,6 +1,6 @@
 package io.fastclock.clock;
 
-import io.fastclock.probe.BackendNames;
+import io.fastclock.config.BackendNames;
 import io.fastclock.runtime.EpochClock;
 
 import java.lang.invoke.MethodHandle;

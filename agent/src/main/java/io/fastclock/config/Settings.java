@@ -1,8 +1,5 @@
 package io.fastclock.config;
 
-import io.fastclock.probe.Backend;
-import io.fastclock.probe.BackendNames;
-import io.fastclock.rewrite.JdkScope;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.Paths;

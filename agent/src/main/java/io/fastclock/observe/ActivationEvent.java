@@ -91,7 +91,7 @@ final class ActivationEvent extends Event {
         millisReason = f.millisReason;
         nanosBackend = f.nanosBackend;
         nanosReason = f.nanosReason;
-        String epoch = io.fastclock.agent.AgentState.get(io.fastclock.config.PublishedState.EPOCH);
+        String epoch = Telemetry.live(io.fastclock.config.PublishedState.EPOCH);
         epochBackend = epoch == null ? "" : epoch;
         millisLag = f.millisLagNs;
         systemMillisNanosPerCall = f.systemMillisNs;

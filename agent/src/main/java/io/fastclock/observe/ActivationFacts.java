@@ -1,6 +1,6 @@
 package io.fastclock.observe;
 
-import io.fastclock.probe.BackendNames;
+import io.fastclock.config.BackendNames;
 
 /**
  * What the agent decided at start (premain or agentmain), as plain values for the Activation event

@@ -1,12 +1,11 @@
 package io.fastclock.observe;
 
-import io.fastclock.agent.AgentState;
 import io.fastclock.config.PublishedState;
 
 /**
  * The MBean behind {@code io.fastclock:type=FastClock}. Every read is live: the agent's state as it
- * holds it in memory (agent.AgentState, written as the state changes; never the fastclock.* system
- * properties, which any code in the JVM can set) and the TSC clock's own figures.
+ * holds it in memory (Telemetry.live: the agent's AgentState, written as the state changes; never the
+ * fastclock.* system properties, which any code in the JVM can set) and the TSC clock's own figures.
  */
 final class FastClockStatus implements FastClockMXBean {
     private final ActivationFacts facts;
@@ -21,12 +20,12 @@ final class FastClockStatus implements FastClockMXBean {
     }
 
     private static String property(String name, String otherwise) {
-        String value = AgentState.get(name);
+        String value = Telemetry.live(name);
         return value == null || value.isEmpty() ? otherwise : value;
     }
 
     private static Long count(String name) {
-        String value = AgentState.get(name);
+        String value = Telemetry.live(name);
         if (value == null) {
             return null;
         }

@@ -1,5 +1,6 @@
 package io.fastclock.observe;
 
+import java.util.function.Function;
 import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 
@@ -20,11 +21,21 @@ public final class Telemetry {
         return ModuleLayer.boot().findModule(name).isPresent();
     }
 
+    /** The agent's live state (set at start), read by the MBean and the activation event; null before. */
+    private static volatile Function<String, String> live;
+
+    /** A value of the agent's live state by its published name; null before the start or when unset. */
+    static String live(String name) {
+        Function<String, String> state = live;
+        return state == null ? null : state.apply(name);
+    }
+
     /**
      * The agent has decided (premain or agentmain), whatever it decided. Emits fastclock.Activation
      * where a recording runs and registers the MBean as the {@code jmx} setting asks.
      */
-    public static void started(Settings settings, ActivationFacts facts) {
+    public static void started(Settings settings, ActivationFacts facts, Function<String, String> liveState) {
+        live = liveState;
         log = settings.log();
         boolean jfrPending = false;
         if (moduleInBootLayer("jdk.jfr")) {

@@ -1,5 +1,6 @@
 package io.fastclock.probe;
 
+import io.fastclock.config.Backend;
 /** The backend chosen for one clock, why, and the lag it states. Immutable. */
 public final class Choice {
     private final Backend backend;

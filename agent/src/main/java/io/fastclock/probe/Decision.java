@@ -1,5 +1,6 @@
 package io.fastclock.probe;
 
+import io.fastclock.config.Backend;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.fastclock.probe;
 
+import io.fastclock.config.Backend;
 import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import java.util.ArrayList;

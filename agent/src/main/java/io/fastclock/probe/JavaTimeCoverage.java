@@ -1,10 +1,11 @@
 package io.fastclock.probe;
 
+import io.fastclock.config.Backend;
 import io.fastclock.config.Settings;
 import io.fastclock.rewrite.ClockReplacements;
 import io.fastclock.rewrite.ClockReplacements.Grain;
 import io.fastclock.rewrite.ClockReplacements.Served;
-import io.fastclock.rewrite.JdkScope;
+import io.fastclock.config.JdkScope;
 
 import java.util.EnumMap;
 import java.util.EnumSet;

@@ -1,5 +1,7 @@
 package io.fastclock.probe;
 
+import io.fastclock.config.BackendNames;
+import io.fastclock.config.Backend;
 import io.fastclock.config.Settings;
 import io.fastclock.measure.CompiledCostMeter;
 import io.fastclock.measure.MillisLagMeter;

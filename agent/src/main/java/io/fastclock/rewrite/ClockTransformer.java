@@ -1,5 +1,6 @@
 package io.fastclock.rewrite;
 
+import io.fastclock.config.JdkScope;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 import java.util.function.Predicate;

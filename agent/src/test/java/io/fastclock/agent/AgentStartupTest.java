@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.config.Settings;
-import io.fastclock.probe.Backend;
+import io.fastclock.config.Backend;
 import io.fastclock.probe.Choice;
 import io.fastclock.probe.Decision;
 import io.fastclock.probe.JavaTimeCoverage;
 import io.fastclock.rewrite.ClockTransformer;
-import io.fastclock.rewrite.JdkScope;
+import io.fastclock.config.JdkScope;
 import io.fastclock.rewrite.RewriteStats;
 import io.fastclock.rewrite.RuntimeShadows;
 import java.util.Collections;

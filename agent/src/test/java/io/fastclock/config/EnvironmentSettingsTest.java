@@ -54,7 +54,7 @@ class EnvironmentSettingsTest {
         assertEquals(200, s.recheckMs());
         assertEquals(Paths.get("/opt/libfastclock.so"), s.library());
         assertEquals(Settings.Jmx.ON, s.jmx());
-        assertEquals(io.fastclock.rewrite.JdkScope.NONE, s.jdk());
+        assertEquals(io.fastclock.config.JdkScope.NONE, s.jdk());
         assertEquals(Settings.InstantClock.COARSE, s.instant());
     }
 

@@ -79,7 +79,7 @@ class SettingsTest {
         assertEquals(Paths.get("/tmp/p"), s.procfsRoot());
         assertEquals(50, s.recheckMs());
         assertEquals(Paths.get("/opt/lib/libfastclock.so"), s.library());
-        assertEquals(io.fastclock.rewrite.JdkScope.ALL, s.jdk());
+        assertEquals(io.fastclock.config.JdkScope.ALL, s.jdk());
         assertEquals(Settings.Jmx.OFF, s.jmx());
         assertEquals(Settings.InstantClock.COARSE, s.instant());
     }

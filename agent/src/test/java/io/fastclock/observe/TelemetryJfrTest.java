@@ -77,7 +77,7 @@ class TelemetryJfrTest {
             }
             recording.enable("fastclock.TscHealth").withPeriod(Duration.ofMillis(100));
             recording.start();
-            Telemetry.started(Settings.parse("jmx=off", (Map<String, String>) null), facts());
+            Telemetry.started(Settings.parse("jmx=off", (Map<String, String>) null), facts(), key -> null);
             Telemetry.tscClock(TscClockFigures.watch(clock));
             // The periodic TSC event, asked for every 100 ms, comes at most once a second: two of them.
             assertTrue(awaitEvents(recording, "fastclock.TscHealth", 2).size() >= 2, "two TSC health events in time");

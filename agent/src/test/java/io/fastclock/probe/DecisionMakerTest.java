@@ -1,5 +1,6 @@
 package io.fastclock.probe;
 
+import io.fastclock.config.Backend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
 package io.fastclock.rewrite;
 
+import io.fastclock.config.JdkScope;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

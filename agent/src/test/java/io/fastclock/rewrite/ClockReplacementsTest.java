@@ -1,5 +1,6 @@
 package io.fastclock.rewrite;
 
+import io.fastclock.config.JdkScope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

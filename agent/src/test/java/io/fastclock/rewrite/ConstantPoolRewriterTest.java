@@ -1,5 +1,6 @@
 package io.fastclock.rewrite;
 
+import io.fastclock.config.JdkScope;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.objectweb.asm.Opcodes.*;
 

@@ -1,4 +1,4 @@
-package io.fastclock.probe;
+package io.fastclock.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

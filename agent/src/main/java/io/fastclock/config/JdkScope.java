@@ -1,4 +1,4 @@
-package io.fastclock.rewrite;
+package io.fastclock.config;
 
 import java.util.Collections;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.fastclock.probe;
+package io.fastclock.config;
 
 /**
  * Where a rewritten clock gets its time. Its name is {@link BackendNames}': the settings' values

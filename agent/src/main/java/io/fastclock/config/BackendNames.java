@@ -1,4 +1,4 @@
-package io.fastclock.probe;
+package io.fastclock.config;
 
 /**
  * The backends' names ({@link Backend#settingName()}) as constants, for what need not load
