@@ -7,6 +7,7 @@ import io.fastclock.config.SettingsException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.Map;
 
 /**
@@ -14,6 +15,7 @@ import java.util.Map;
  * waits for the agent's verdict in the JVM's agent properties and prints it with what was rewritten.
  */
 final class AttachCommand implements Command {
+    static final String TIMEOUT = "--timeout";
     static final long DEFAULT_TIMEOUT_SECONDS = 60;
     static final long POLL_MILLIS = 100;
     static final String JEP_451_NOTE = "note: a JVM of JDK 21 or later prints four WARNING lines on its stderr when an agent is"
@@ -53,24 +55,11 @@ final class AttachCommand implements Command {
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err) throws Exit {
-        String pidArg = null;
-        String settingsArg = null;
-        long timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (Commands.isHelp(arg)) {
-                throw Exit.help();
-            } else if (arg.equals("--timeout") || arg.startsWith("--timeout=")) {
-                String value = arg.equals("--timeout") ? (i + 1 < args.length ? args[++i] : null) : arg.substring("--timeout=".length());
-                timeoutSeconds = timeoutSeconds(value);
-            } else if (pidArg == null) {
-                pidArg = arg;
-            } else if (settingsArg == null && !arg.startsWith("-")) {
-                settingsArg = arg;
-            } else {
-                throw Exit.unexpected(arg);
-            }
-        }
+        CommandLine line = CommandLine.parse(args, 2, Collections.<String>emptySet(),
+                Collections.singletonMap(TIMEOUT, "a number of seconds"));
+        String pidArg = line.positional(0);
+        String settingsArg = line.positional(1);
+        long timeoutSeconds = line.value(TIMEOUT) == null ? DEFAULT_TIMEOUT_SECONDS : timeoutSeconds(line.value(TIMEOUT));
         long pid = Commands.pid(pidArg);
         if (settingsArg != null) {
             if (settingsArg.trim().equals("detach")) {
@@ -155,9 +144,6 @@ final class AttachCommand implements Command {
 
     /** --timeout's value: a whole number of seconds, 1 or more. */
     static long timeoutSeconds(String value) throws Exit {
-        if (value == null) {
-            throw Exit.usage("--timeout needs a number of seconds");
-        }
         long seconds = Commands.positiveWholeNumber(value);
         if (seconds < 1) {
             throw Exit.usage("--timeout takes a whole number of seconds, 1 or more, not '" + OneLine.escape(value) + "'");

@@ -25,6 +25,8 @@ public final class Commands {
     static final int FAILED = 1;
     static final int USAGE = 2;
     static final int INACTIVE = 3;
+    /** The flag of the commands that can answer in JSON. */
+    static final String JSON = "--json";
 
     /** The doctor: what runs without a command, or with an option first. */
     private static final Command DOCTOR = new DoctorCommand(DoctorCommand.REAL);

@@ -3,6 +3,7 @@ package io.fastclock.commands;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Collections;
 
 /**
  * {@code detach PID}: asks the fastclock in a running JVM to restore the original code of every
@@ -40,17 +41,7 @@ final class DetachCommand implements Command {
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err) throws Exit {
-        String pidArg = null;
-        for (String arg : args) {
-            if (Commands.isHelp(arg)) {
-                throw Exit.help();
-            } else if (pidArg == null) {
-                pidArg = arg;
-            } else {
-                throw Exit.unexpected(arg);
-            }
-        }
-        long pid = Commands.pid(pidArg);
+        long pid = Commands.pid(CommandLine.parse(args, 1, Collections.<String>emptySet()).positional(0));
         Path jar = Commands.ownJarFor(name());
         String problem = TargetProcess.of(pid).problem();
         if (problem != null) {

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,16 +43,7 @@ final class ListCommand implements Command {
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err) throws Exit {
-        boolean json = false;
-        for (String arg : args) {
-            if (Commands.isHelp(arg)) {
-                throw Exit.help();
-            } else if (arg.equals("--json")) {
-                json = true;
-            } else {
-                throw Exit.unexpected(arg);
-            }
-        }
+        boolean json = CommandLine.parse(args, 0, Collections.singleton(Commands.JSON)).has(Commands.JSON);
         int myUid = TargetProcess.uid(Paths.get("/proc/self"));
         long self = ProcessHandle.current().pid();
         List<Map<String, Object>> rows = new ArrayList<>();

@@ -4,6 +4,7 @@ import io.fastclock.doctor.Json;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.Collections;
 
 /** {@code status PID [--json]}: fastclock's state in a running JVM, read from its agent properties (never from its
  * fastclock.* system properties, which the application can set). */
@@ -35,20 +36,9 @@ final class StatusCommand implements Command {
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err) throws Exit {
-        boolean json = false;
-        String pidArg = null;
-        for (String arg : args) {
-            if (Commands.isHelp(arg)) {
-                throw Exit.help();
-            } else if (arg.equals("--json")) {
-                json = true;
-            } else if (pidArg == null) {
-                pidArg = arg;
-            } else {
-                throw Exit.unexpected(arg);
-            }
-        }
-        long pid = Commands.pid(pidArg);
+        CommandLine line = CommandLine.parse(args, 1, Collections.singleton(Commands.JSON));
+        boolean json = line.has(Commands.JSON);
+        long pid = Commands.pid(line.positional(0));
         String problem = TargetProcess.of(pid).problem();
         if (problem != null) {
             throw Exit.failed(problem);

@@ -94,6 +94,45 @@ class CommandsTest {
     }
 
     @Test
+    void everyCommandReadsItsArgumentsTheSameWay() throws Exit {
+        java.util.Set<String> json = java.util.Collections.singleton("--json");
+        java.util.Map<String, String> timeout = java.util.Collections.singletonMap("--timeout", "a number of seconds");
+        CommandLine line = CommandLine.parse(new String[] {"1234", "--json"}, 1, json);
+        assertTrue(line.has("--json"));
+        assertEquals("1234", line.positional(0));
+        assertNull(line.positional(1));
+        assertEquals("-5", CommandLine.parse(new String[] {"-5"}, 1, json).positional(0), "a first positional may look like an option");
+        line = CommandLine.parse(new String[] {"7", "mode=on", "--timeout=5"}, 2, json, timeout);
+        assertEquals("mode=on", line.positional(1));
+        assertEquals("5", line.value("--timeout"));
+        assertEquals("9", CommandLine.parse(new String[] {"--timeout", "9", "7"}, 2, json, timeout).value("--timeout"));
+        assertEquals("unexpected argument '2'", usageMessage(() -> CommandLine.parse(new String[] {"1", "2"}, 1, json)));
+        assertEquals("unexpected argument '-x'", usageMessage(() -> CommandLine.parse(new String[] {"1", "-x"}, 2, json)));
+        assertEquals("--timeout needs a number of seconds",
+                usageMessage(() -> CommandLine.parse(new String[] {"1", "--timeout"}, 2, json, timeout)));
+        assertTrue(assertThrowsExit(() -> CommandLine.parse(new String[] {"1", "-h"}, 1, json)).isHelp());
+    }
+
+    private interface Parse {
+        void run() throws Exit;
+    }
+
+    private static Exit assertThrowsExit(Parse parse) {
+        try {
+            parse.run();
+        } catch (Exit e) {
+            return e;
+        }
+        throw new AssertionError("no Exit");
+    }
+
+    private static String usageMessage(Parse parse) {
+        Exit e = assertThrowsExit(parse);
+        assertEquals(Commands.USAGE, e.status);
+        return e.getMessage();
+    }
+
+    @Test
     void versionPrintsOneLine() {
         assertEquals(Commands.OK, run("--version"));
         assertTrue(out.toString(StandardCharsets.UTF_8).matches("fastclock \\S+\n"), out.toString());
