@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The attach figures in docs/MEASUREMENTS.md (a measurement, not a test): a program with CLASSES loaded classes and
-# THREADS threads reading both clocks, under the slow-clocksource simulator, gets fastclock attached
-# after a few seconds. Prints the wall time of the attach command, the longest RedefineClasses
-# safepoint (-Xlog:safepoint) and the ns per read before and after, next to the same program with
-# -javaagent from the start. Run after `mvn -B -q -DskipTests package` (and test-compile).
+# Measures an attach (a measurement, not a test; run it to get the figures on your machine): a
+# program with CLASSES loaded classes and THREADS threads reading both clocks, under the
+# slow-clocksource simulator, gets fastclock attached after a few seconds. Prints the wall time of
+# the attach command, the longest RedefineClasses safepoint (-Xlog:safepoint) and the ns per read
+# before and after, next to the same program with -javaagent from the start. Run after
+# `mvn -B -q -DskipTests package` (and test-compile).
 # usage: integration-tests/attach-measure.sh [JAVA] [CLASSES] [THREADS] [files|generated]
 # (files: the classes are loaded from class files, as from a jar; generated: defined from bytes)
 set -euo pipefail

@@ -78,8 +78,8 @@
  * this 2-vCPU VM under other load: 16-24 k reads/s in total against 505-659 k with the mutex): a
  * fair lock hands over to a waiter that may not be running. With the mutex, SLOWCLOCK_SPIN_NS=500,
  * one thread made 1.45-1.48 M reads/s and two threads 0.61 M each (1.22 M in total; 0.69-0.86 M
- * each without serialisation); docs/MEASUREMENTS.md has the figures, docs/SIMULATOR.md the command. That reads never
- * overlap is checked by the values they return (native/src/test/slowclock-check.sh).
+ * each without serialisation); native/src/test/slowclock-check.sh prints the rates on your machine
+ * (docs/SIMULATOR.md has the command) and checks by the values they return that reads never overlap.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

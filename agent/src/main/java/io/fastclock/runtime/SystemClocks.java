@@ -3,7 +3,7 @@ package io.fastclock.runtime;
 /**
  * What FastClock serves when nothing was installed: the JDK's own clocks. Their name is written out,
  * as the boot runtime names no class of the agent, not even for a constant (javac leaves the
- * constant's class in the constant pool): BackendTest holds it to probe.BackendNames.SYSTEM.
+ * constant's class in the constant pool): BackendTest holds it to config.BackendNames.SYSTEM.
  */
 final class SystemClocks {
     static final LongClock MILLIS = new LongClock() {

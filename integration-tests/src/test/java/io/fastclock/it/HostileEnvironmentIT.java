@@ -399,9 +399,9 @@ class HostileEnvironmentIT {
     }
 
     /**
-     * The re-check cannot read sysfs under the SecurityManager (docs/ADVERSITY.md, findings 1 and
-     * 2): the agent must say so rather than blame the kernel's watchdog, and nanoTime must stay
-     * within 100 us of System.nanoTime across the fallback (it once ran ~250 ms ahead).
+     * The re-check cannot read sysfs under the SecurityManager (docs/ADVERSITY.md, "A SecurityManager"):
+     * the agent must say so rather than blame the kernel's watchdog, and nanoTime must stay within
+     * 100 us of System.nanoTime across the fallback (it once ran ~250 ms ahead).
      */
     @org.junit.jupiter.api.Test
     void aRestrictiveSecurityManagerIsReportedTruthfullyAndKeepsTheContract() throws Exception {

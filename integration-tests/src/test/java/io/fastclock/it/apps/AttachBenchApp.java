@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * For the attach figures in docs/MEASUREMENTS.md (not a test): defines CLASSES generated classes (one in ten calls
+ * For integration-tests/attach-measure.sh (a measurement, not a test): defines CLASSES generated classes (one in ten calls
  * the clocks, the rest do not), then THREADS threads read both clocks through a small method for
  * SECONDS seconds while the main thread prints the ns per read of every 250 ms window, so that the
  * figure before and after an attach can be read off. Prints "ready" once the classes are loaded.
