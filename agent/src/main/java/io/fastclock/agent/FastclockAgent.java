@@ -131,9 +131,11 @@ public final class FastclockAgent {
         if (probe.decisionLimitedByBusyCpus() && attempt < BusyRetry.ATTEMPTS) {
             String line = "undecided: " + probe.busyReason + "; the application runs on the system clocks meanwhile,"
                     + " and fastclock measures again in " + BusyRetry.delayMillis(attempt) + " ms";
-            if (attempt == 0) {
+            if (attempt == 0 && !background) {
                 log.info(line);
             } else {
+                // start=background says nothing before its verdict (a JVM ending first ends as without
+                // the agent); its start line says the measurement was repeated.
                 log.debug(line);
             }
             AgentState.reason(line);

@@ -56,10 +56,7 @@ final class JfrEvents {
             if (!up) {
                 FlightRecorder.addPeriodicEvent(ActivationEvent.class, new Periodic(true));
                 commitActivation();
-                for (long[] r : EARLY_RETRANSFORMS) {
-                    commitRetransform((int) r[0], (int) r[1], r[2]);
-                }
-                EARLY_RETRANSFORMS.clear();
+                commitEarlyRetransforms();
                 up = true;
             }
         }
@@ -92,6 +89,7 @@ final class JfrEvents {
         public void run() {
             if (activation) {
                 commitActivation();
+                commitEarlyRetransforms();
             } else {
                 commitTscHealth();
             }
@@ -175,6 +173,22 @@ final class JfrEvents {
             }
         }
         commitRetransform(classes, callSites, nanos);
+    }
+
+    /**
+     * The retransformations kept from before JFR came up, once a recording takes them. JFR can be
+     * initialised before the recording that -XX:StartFlightRecording asked for records (a loaded
+     * host widens the gap), and an event committed then is lost: what is not taken stays for the
+     * recording's first chunk (the activation's beginChunk hook calls this again).
+     */
+    private static synchronized void commitEarlyRetransforms() {
+        if (EARLY_RETRANSFORMS.isEmpty() || !new RetransformEvent().shouldCommit()) {
+            return;
+        }
+        for (long[] r : EARLY_RETRANSFORMS) {
+            commitRetransform((int) r[0], (int) r[1], r[2]);
+        }
+        EARLY_RETRANSFORMS.clear();
     }
 
     private static void commitRetransform(int classes, int callSites, long nanos) {

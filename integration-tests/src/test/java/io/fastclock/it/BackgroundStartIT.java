@@ -50,8 +50,9 @@ class BackgroundStartIT {
                 // A JVM that ends before the verdict must not wait for it.
                 () -> assertEquals("daemon", r.value("startThread"), r.toString()),
                 () -> assertEquals("true", r.value("active"), r.toString()),
-                () -> assertTrue(start.startsWith("fastclock: active:") && start.endsWith("; decided in the background"),
-                        start),
+                // On a busy host the verdict may come from a later measurement (activation.busy): then said too.
+                () -> assertTrue(start.startsWith("fastclock: active:")
+                        && start.matches(".*; decided in the background(; decided on measuring again \\(.*\\))?"), start),
                 () -> assertTrue(r.value("backends").contains("nanos=tsc"), r.toString()),
                 () -> assertTrue(r.longValue("reads") > r.longValue("readsAfterVerdict") && r.longValue("readsAfterVerdict") > 1000,
                         "reads on both sides of the verdict\n" + r),

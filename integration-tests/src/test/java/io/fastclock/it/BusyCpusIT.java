@@ -63,6 +63,20 @@ class BusyCpusIT {
                 () -> assertEquals(0, r.longValue("instant.outside"), r.toString()));
     }
 
+    /** start=background says nothing before its verdict, busy CPUs or not: the start line tells. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void inTheBackgroundOnlyTheStartLineSaysTheMeasurementWasRepeated(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = stalledChecks(jdk).agentArgs("start=background,mode=on,library=" + ForkedJvm.faultLibrary("stallcpu")
+                + "," + Fixtures.settings(Fixtures.machine("tsc"))).env("FC_FAULT_STALL_RUNS", "1")
+                .main(BackgroundSwitchApp.class, "1", "500", "30").run();
+        assertEquals(0, r.exitCode, r.toString());
+        String start = startLine(r);
+        assertEquals(start, r.agentLines().get(0), "a line before the verdict\n" + r);
+        assertTrue(start.startsWith("fastclock: active:")
+                && start.endsWith("; decided in the background; decided on measuring again (1 time, the CPUs were busy before)"), start);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void cpusBusyThroughoutEndInTheLastMeasurementsDecisionSayingSo(Jdk jdk) throws Exception {
