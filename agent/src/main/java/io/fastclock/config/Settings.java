@@ -110,7 +110,7 @@ public final class Settings {
         WAIT,
         /**
          * premain returns at once; the agent decides on a thread of its own and takes over what has
-         * loaded meanwhile as an attach does. io.fastclock.entry.StartSetting reads this key before
+         * loaded meanwhile as an attach does. io.fastclock.entry.EntrySettings reads this key before
          * the agent's module exists.
          */
         BACKGROUND;

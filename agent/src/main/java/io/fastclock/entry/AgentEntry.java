@@ -18,9 +18,13 @@ import java.util.jar.JarFile;
  * {@code .classdata} resources in a layer and loader of its own, whose packages are neither exported
  * nor opened to any module the application can load classes into.
  *
+ * <p>On a machine whose system clocks are fast, with plain settings, premain answers before the
+ * module exists ({@link EntryState}, {@link FastClocksAtEntry}).
+ *
  * <p>Its helpers (the other classes of this package) are not on the class path either: this class's
  * initialiser defines each of them itself, from its own jar's {@value #HELPERS} entries, before it
- * calls any of them. A class of the same name that someone else defined first (application code can
+ * calls any of them; those that define and start the module, once, on the way there
+ * ({@link ModuleHelpers}). A class of the same name that someone else defined first (application code can
  * define classes into this package with {@code MethodHandles.privateLookupIn(AgentEntry.class, ...)},
  * or put one on the class path before this jar) makes that definition fail, and the entry then
  * refuses to start: the Instrumentation only ever reaches classes this initialiser defined.
@@ -34,7 +38,7 @@ public final class AgentEntry {
      * Null when every helper is this jar's, defined here; else why the entry does nothing. Final: once
      * the initialiser has run, no code (short of sun.misc.Unsafe) can change the answer.
      */
-    private static final String HELPERS_REFUSAL = defineHelpers();
+    private static final String HELPERS_REFUSAL = defineHelpers(false);
 
     private AgentEntry() {}
 
@@ -60,6 +64,9 @@ public final class AgentEntry {
             return;
         }
         String refusal = CallerCheck.refusalForMain();
+        if (refusal == null) {
+            refusal = ModuleHelpers.REFUSAL;
+        }
         if (refusal != null) {
             System.err.println("fastclock: main refused: " + oneLine(refusal));
             return;
@@ -101,7 +108,16 @@ public final class AgentEntry {
                 System.err.println("fastclock: " + how + " refused: " + oneLine(refusal));
                 return;
             }
-            if (how.equals("premain") && StartSetting.background(args, System.getProperties(), System.getenv())) {
+            EntrySettings settings = how.equals("premain")
+                    ? EntrySettings.read(args, System.getProperties(), System.getenv()) : null;
+            if (settings != null && EntryState.inactiveOnFastClocks(settings, inst)) {
+                return;
+            }
+            if (ModuleHelpers.REFUSAL != null) {
+                System.err.println("fastclock: " + how + " refused: " + oneLine(ModuleHelpers.REFUSAL));
+                return;
+            }
+            if (settings != null && settings.background()) {
                 BackgroundStart.begin(args, inst, BackgroundStart.settingsProperties(System.getProperties()));
                 return;
             }
@@ -112,17 +128,22 @@ public final class AgentEntry {
     }
 
     /**
-     * Defines every helper from this class's own jar (never through a class loader's search, which the
-     * class path can shadow), in this class's loader and package.
+     * Defines helpers from this class's own jar (never through a class loader's search, which the
+     * class path can shadow), in this class's loader and package: at initialisation those every start
+     * needs; the module's ({@link #forTheModule}) once, from {@link ModuleHelpers}'s initialiser, on the
+     * way to the module (a machine whose system clocks are fast never needs them).
      *
      * @return null when all were defined here, else why not
      */
-    private static String defineHelpers() {
+    static String defineHelpers(boolean moduleOnes) {
         try {
             MethodHandles.Lookup here = MethodHandles.lookup();
             try (JarFile jar = new JarFile(ownJar(), false)) {
                 for (String line : helperNames(jar)) {
                     String helper = line.trim();
+                    if (forTheModule(helper) != moduleOnes) {
+                        continue;
+                    }
                     JarEntry entry = jar.getJarEntry(HELPERS + helper + ".classdata");
                     if (entry == null) {
                         return "fastclock.jar lacks its entry class " + helper;
@@ -143,6 +164,11 @@ public final class AgentEntry {
         } catch (IOException | IllegalAccessException | RuntimeException | LinkageError e) {
             return "cannot define the entry's classes: " + e;
         }
+    }
+
+    /** The helpers that define and start the agent's module, for premain, agentmain and main alike. */
+    static boolean forTheModule(String helper) {
+        return helper.startsWith("PrivateModule") || helper.startsWith("BackgroundStart");
     }
 
     private static String[] helperNames(JarFile jar) throws IOException {

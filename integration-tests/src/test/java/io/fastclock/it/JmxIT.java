@@ -51,18 +51,30 @@ class JmxIT {
         assertEquals(1, r.agentLines().size(), "the MBean must not add lines on stderr\n" + r);
     }
 
-    /** A fast machine fed to the agent (Fixtures.fastMachine), so that "inactive" holds on any host. */
+    /**
+     * A fast machine fed to the agent (Fixtures.fastMachine), so that "inactive" holds on any host. With
+     * jmx named, the agent's module decides and the MBean says inactive and why; with every other
+     * setting left alone, the entry answers before any observer exists: no MBean, no watcher thread.
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("oneJdk")
-    void onAFastMachineTheMBeanSaysInactiveAndWhy(Jdk jdk) throws Exception {
-        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs(Fixtures.fastMachine()).main(ObserveApp.class, "platform", "mbean").run();
+    void onAFastMachineTheMBeanSaysInactiveAndWhyWhereJmxIsNamed(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs(Fixtures.fastMachine() + ",jmx=auto")
+                .main(ObserveApp.class, "platform", "mbean").run();
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("true", r.value("mbean"), r.toString());
         assertEquals("false", r.value("mbean.Active"), r.toString());
         assertEquals("system", r.value("mbean.MillisBackend"), r.toString());
-        assertTrue(r.value("mbean.Reason").startsWith("inactive: "), r.toString());
+        assertTrue(r.value("mbean.Reason").startsWith("inactive: system clocks are fast here"), r.toString());
         assertEquals("false", r.value("mbean.TscRunning"), r.toString());
         assertEquals("null", r.value("mbean.TscReanchors"), r.toString());
+
+        ForkedJvm.Result plain = ForkedJvm.on(jdk).agentArgs(Fixtures.fastMachine())
+                .main(ObserveApp.class, "platform", "mbean", "mbeanWaitMs=1500").run();
+        assertEquals(0, plain.exitCode, plain.toString());
+        assertTrue(plain.stderr.contains("fastclock: inactive: system clocks are fast here"), plain.toString());
+        assertEquals("false", plain.value("mbean"), "the entry's answer defines no observer\n" + plain);
+        assertEquals("false", plain.value("watcher"), "the entry's answer starts no watcher\n" + plain);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -90,7 +102,9 @@ class JmxIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("oneJdk")
     void withNeitherNoMBeanServerIsCreated(Jdk jdk) throws Exception {
-        for (ForkedJvm jvm : new ForkedJvm[] {ForkedJvm.on(jdk).slowClocksource(0), ForkedJvm.on(jdk)}) {
+        // active, and inactive in the agent's module (jmx named: the entry leaves the answer to the module)
+        for (ForkedJvm jvm : new ForkedJvm[] {ForkedJvm.on(jdk).slowClocksource(0),
+            ForkedJvm.on(jdk).agentArgs(Fixtures.fastMachine() + ",jmx=auto")}) {
             ForkedJvm.Result r = jvm.main(ObserveApp.class, "sleepMs=2500").run();
             assertEquals(0, r.exitCode, r.toString());
             assertEquals("true", r.value("watcher"), "jmx=auto must watch for the platform server (thread fastclock-observe)\n" + r);

@@ -75,6 +75,9 @@ public final class RightsProbeApp {
                 } else if (name.startsWith("META-INF/fastclock/entry/") && name.endsWith(".classdata")) {
                     // the entry's helpers, which AgentEntry defines itself
                     classNames.add("io.fastclock.entry." + name.substring(name.lastIndexOf('/') + 1, name.length() - 10));
+                } else if (name.startsWith("META-INF/fastclock/entry-state/") && name.endsWith(".classdata")) {
+                    // the entry's reader of the agent properties, defined in a loader of the entry's own
+                    classNames.add("io.fastclock.entry.state." + name.substring(name.lastIndexOf('/') + 1, name.length() - 10));
                 } else if (name.endsWith(".classdata")) {
                     classNames.add(name.substring(name.indexOf("io/"), name.length() - 10).replace('/', '.'));
                 }

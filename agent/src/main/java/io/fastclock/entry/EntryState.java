@@ -1,0 +1,159 @@
+package io.fastclock.entry;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.instrument.Instrumentation;
+import java.lang.module.ModuleDescriptor;
+import java.util.Collections;
+import java.util.Properties;
+import java.util.function.Supplier;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+
+/**
+ * Publishes the entry's inactive verdict ({@link FastClocksAtEntry}) where the agent's module
+ * publishes its own (io.fastclock.agent.AgentState, names io.fastclock.config.PublishedState's): in
+ * the JVM's agent properties, which status, list and attach read and application code cannot write,
+ * and in the system-property mirror. The agent properties are reached through
+ * {@code jdk.internal.vm}, exported by the Instrumentation to one module only: the unnamed module of
+ * a class loader this class creates and keeps no reference to, holding one class defined from the
+ * jar's own bytes. The application's unnamed module gains nothing.
+ */
+final class EntryState implements Runnable {
+    static final String READER_CLASS = "META-INF/fastclock/entry-state/JvmAgentProperties.classdata";
+    static final String STARTED = "fastclock.started";
+    static final String VERSION = "fastclock.version";
+    static final String ACTIVE = "fastclock.active";
+    static final String REASON = "fastclock.reason";
+    static final String MILLIS = "fastclock.millis";
+    static final String NANOS = "fastclock.nanos";
+    static final String EPOCH = "fastclock.epoch";
+    /** io.fastclock.config.BackendNames.SYSTEM */
+    static final String SYSTEM = "system";
+    /** io.fastclock.config.BuildVersion.UNKNOWN */
+    static final String UNKNOWN_VERSION = "unknown";
+    private static final String PREFIX = "fastclock: ";
+
+    static final String THREAD_NAME = "fastclock-state";
+    private static final int VERSION_INDEX = 1;
+
+    /** As the module publishes an inactive verdict; active last (a reader that sees it sees the rest). */
+    private final String[] keys = {STARTED, VERSION, REASON, MILLIS, NANOS, EPOCH, ACTIVE};
+    private final String[] values;
+    /** Cleared as the thread begins: from then on only its stack holds the Instrumentation. */
+    private Instrumentation inst;
+
+    /** @param reason the start line without its prefix */
+    private EntryState(String reason, Instrumentation inst) {
+        this.values = new String[] {"premain", UNKNOWN_VERSION, reason, SYSTEM, SYSTEM, SYSTEM, "false"};
+        this.inst = inst;
+    }
+
+    /**
+     * On a machine whose system clocks are fast, with plain settings: says so, publishes it, and defines
+     * nothing more (no module, no native library, no observer), whatever {@code start} says. The agent
+     * properties are reached on a daemon thread ({@value #THREAD_NAME}), as exporting jdk.internal.vm
+     * costs the JVM its first lambdas (milliseconds): main does not wait for what only a command asks.
+     *
+     * @return false where the module must decide
+     */
+    static boolean inactiveOnFastClocks(EntrySettings settings, Instrumentation inst) {
+        String line = FastClocksAtEntry.inactiveLine(settings);
+        if (line == null) {
+            return false;
+        }
+        if (!settings.quiet()) {
+            System.err.println(line);
+        }
+        EntryState state = new EntryState(line.substring(PREFIX.length()), inst);
+        state.mirror();
+        Thread t = new Thread(state, THREAD_NAME);
+        t.setDaemon(true);
+        t.start();
+        return true;
+    }
+
+    /**
+     * The system-property mirror, informational, for the application (any code can set them): at once,
+     * but the version, which the thread reads from the jar.
+     */
+    private void mirror() {
+        for (int i = 0; i < keys.length; i++) {
+            if (i != VERSION_INDEX) {
+                mirror(keys[i], values[i]);
+            }
+        }
+    }
+
+    private static void mirror(String key, String value) {
+        try {
+            System.setProperty(key, value);
+        } catch (RuntimeException e) {
+            // a SecurityManager may forbid it
+        }
+    }
+
+    /** The agent properties; where they cannot be reached, status sees no fastclock, as the module's AgentState does. */
+    @Override
+    public void run() {
+        Instrumentation handed = inst;
+        inst = null;
+        try {
+            Properties agentProperties = agentProperties(handed);
+            mirror(VERSION, values[VERSION_INDEX]);
+            for (int i = 0; i < keys.length; i++) {
+                agentProperties.setProperty(keys[i], values[i]);
+            }
+        } catch (Exception | LinkageError e) {
+            // the start line has said the verdict; only the commands miss it
+        }
+    }
+
+    /** Reached through a class of a loader of this class's own, java.base exporting jdk.internal.vm to it alone. */
+    private Properties agentProperties(Instrumentation instrumentation) throws Exception {
+        byte[] reader;
+        try (JarFile jar = new JarFile(AgentEntry.ownJar(), false)) {
+            JarEntry entry = jar.getJarEntry(READER_CLASS);
+            if (entry == null) {
+                throw new IOException("fastclock.jar lacks " + READER_CLASS);
+            }
+            try (InputStream in = jar.getInputStream(entry)) {
+                reader = in.readAllBytes();
+            }
+            values[VERSION_INDEX] = version(jar.getManifest());
+        }
+        Class<?> c = new OwnLoader().define(reader);
+        instrumentation.redefineModule(Object.class.getModule(), Collections.emptySet(),
+                Collections.singletonMap("jdk.internal.vm", Collections.singleton(c.getModule())),
+                Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
+        @SuppressWarnings("unchecked")
+        Supplier<Properties> supplier = (Supplier<Properties>) c.getConstructor().newInstance();
+        return supplier.get();
+    }
+
+    /** As the module shows it: the manifest's version where it is a module version, else unknown. */
+    private static String version(Manifest manifest) {
+        String v = manifest == null ? null : manifest.getMainAttributes().getValue("Implementation-Version");
+        if (v == null) {
+            return UNKNOWN_VERSION;
+        }
+        try {
+            ModuleDescriptor.Version.parse(v);
+            return v;
+        } catch (IllegalArgumentException e) {
+            return UNKNOWN_VERSION;
+        }
+    }
+
+    /** A loader of the entry's own, parent the boot loader, defining the one class it is given. */
+    private static final class OwnLoader extends ClassLoader {
+        OwnLoader() {
+            super(null);
+        }
+
+        Class<?> define(byte[] bytes) {
+            return defineClass(null, bytes, 0, bytes.length);
+        }
+    }
+}

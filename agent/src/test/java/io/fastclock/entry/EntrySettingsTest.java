@@ -1,0 +1,112 @@
+package io.fastclock.entry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fastclock.config.Settings;
+import io.fastclock.config.SettingsException;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The entry reads its settings before the module exists: start= as the module's Settings read it,
+ * and "plain" only where Settings would accept the same settings and leave every choice to auto.
+ */
+class EntrySettingsTest {
+    @ParameterizedTest(name = "args={0} property={1} env={2}")
+    @CsvSource(nullValues = "-", value = {
+        "-, -, -, false",
+        "start=background, -, -, true",
+        "'mode=on,start=background', -, -, true",
+        "' start = Background ', -, -, true",
+        "start=wait, background, background, false",
+        "-, background, wait, true",
+        "-, wait, background, false",
+        "-, -, background, true",
+        "mode=on, -, BACKGROUND, true",
+        "start=wait, -, -, false",
+        "-, -, ' ', false",
+    })
+    void readsStartAsSettingsDo(String args, String property, String env, boolean background) {
+        Map<String, String> props = new HashMap<>();
+        if (property != null) {
+            props.put("fastclock.start", property);
+        }
+        Map<String, String> environment = new HashMap<>();
+        if (env != null) {
+            environment.put("FASTCLOCK_START", env);
+        }
+        assertEquals(background, EntrySettings.read(args, props, environment).background());
+        assertEquals(background, Settings.parse(args, props, environment).start() == Settings.Start.BACKGROUND);
+    }
+
+    /** Settings the module accepts with every choice auto: the entry may answer alone, reading the same values. */
+    @ParameterizedTest(name = "[{index}] ''{0}''")
+    @ValueSource(strings = {"", "start=background", "log=quiet", "log=DEBUG,mode=auto", "millis=auto,nanos=Auto",
+        "threshold=1000000", "threshold=1", " threshold = 250 , start=wait,", "sysfs=/tmp,procfs=/tmp"})
+    void plainWhereSettingsAcceptThemAndLeaveAllToAuto(String args) {
+        EntrySettings entry = EntrySettings.read(args, new HashMap<>(), new HashMap<>());
+        Settings module = Settings.parse(args, new HashMap<>(), new HashMap<>());
+        assertTrue(entry.plain(), args);
+        assertEquals(module.thresholdNs(), entry.thresholdNs(), args);
+        assertEquals(module.sysfsRoot().toString(), entry.sysfs(), args);
+        assertEquals(module.log() == Settings.Log.QUIET, entry.quiet(), args);
+        assertEquals(Settings.Mode.AUTO, module.mode());
+    }
+
+    /** Anything else goes to the module, which judges it (bad values) or does what it asks. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"mode=on", "mode=off", "millis=coarse", "nanos=tsc", "jmx=on", "jfr=off", "include=com.acme",
+        "library=/x.so", "threshold=0", "threshold=1000001", "threshold=abc", "threshold=", "log=loud", "start=soon",
+        "sysfs=", "bogus=1", "mode", "mode=auto,mode=auto", "=auto"})
+    void notPlainOtherwise(String args) {
+        assertFalse(EntrySettings.read(args, new HashMap<>(), new HashMap<>()).plain(), args);
+        boolean moduleAcceptsAllAuto;
+        try {
+            Settings s = Settings.parse(args, new HashMap<>(), new HashMap<>());
+            moduleAcceptsAllAuto = s.mode() == Settings.Mode.AUTO && s.millis() == Settings.Millis.AUTO
+                    && s.nanos() == Settings.Nanos.AUTO && s.library() == null
+                    && args.matches("(start|log|mode|millis|nanos|threshold|sysfs|procfs)=.*");
+        } catch (SettingsException e) {
+            moduleAcceptsAllAuto = false;
+        }
+        assertFalse(moduleAcceptsAllAuto, "the entry is stricter than it needs to be for " + args);
+    }
+
+    @Test
+    void eachSourceIsRead() {
+        Map<String, String> props = new HashMap<>();
+        props.put("fastclock.threshold", "300");
+        assertEquals(300, EntrySettings.read(null, props, new HashMap<>()).thresholdNs());
+        Map<String, String> env = new HashMap<>();
+        env.put("FASTCLOCK_THRESHOLD", "400");
+        assertEquals(400, EntrySettings.read(null, new HashMap<>(), env).thresholdNs());
+        assertEquals(300, EntrySettings.read(null, props, env).thresholdNs(), "properties over the environment");
+        assertEquals(500, EntrySettings.read("threshold=500", props, env).thresholdNs(), "the argument over both");
+        props.put("fastclock.jmx", "on");
+        assertFalse(EntrySettings.read(null, props, env).plain(), "a property the entry does not read");
+        env.put("FASTCLOCK_MODE", "on");
+        assertFalse(EntrySettings.read(null, new HashMap<>(), env).plain(), "a variable naming a choice");
+        Map<String, String> blank = new HashMap<>();
+        blank.put("FASTCLOCK_MODE", " ");
+        assertTrue(EntrySettings.read(null, new HashMap<>(), blank).plain(), "Settings ignores a blank variable");
+    }
+
+    @Test
+    void thePlainKeysAreSettingsKeys() {
+        List<String> keys = Arrays.asList(EntrySettings.PLAIN_KEYS);
+        assertEquals(keys, Arrays.stream(EntrySettings.PLAIN_KEYS_TEXT.split(", ")).collect(Collectors.toList()));
+        for (String key : keys) {
+            Settings.parse(key + "=" + ("threshold".equals(key) ? "100" : "sysfs".equals(key) || "procfs".equals(key)
+                    ? "/tmp" : "start".equals(key) ? "wait" : "log".equals(key) ? "info" : "auto"), new HashMap<>());
+        }
+    }
+}
