@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the fastclock demo in up to four set-ups, to compare them:
 #   plain       java -jar fastclock-demo.jar
-#   agent       java -javaagent:fastclock.jar -jar fastclock-demo.jar
+#   agent       java -javaagent:fastclock.jar=start=wait -jar fastclock-demo.jar
+#               (start=wait: the demo times the clocks from its first line, so the verdict comes before main)
 #   slow        LD_PRELOAD=libslowclock.so java -jar fastclock-demo.jar   (a simulated slow clocksource)
 #   slow-agent  the simulator and the agent together
 #   all         the four above, in that order (default)
@@ -53,11 +54,11 @@ status=0
 one() {
   case "$1" in
     plain) run plain "$java" -jar "$demo_jar" "${@:2}" ;;
-    agent) if have_agent agent; then run agent "$java" "-javaagent:$agent_jar" -jar "$demo_jar" "${@:2}"; fi ;;
+    agent) if have_agent agent; then run agent "$java" "-javaagent:$agent_jar=start=wait" -jar "$demo_jar" "${@:2}"; fi ;;
     slow) if have_slow slow; then run slow env LD_PRELOAD="$slow_lib" "$java" -jar "$demo_jar" "${@:2}"; fi ;;
     slow-agent)
       if have_slow slow-agent && have_agent slow-agent; then
-        run slow-agent env LD_PRELOAD="$slow_lib" "$java" "-javaagent:$agent_jar" -jar "$demo_jar" "${@:2}"
+        run slow-agent env LD_PRELOAD="$slow_lib" "$java" "-javaagent:$agent_jar=start=wait" -jar "$demo_jar" "${@:2}"
       fi ;;
   esac || status=$?
 }

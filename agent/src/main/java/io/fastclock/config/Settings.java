@@ -106,12 +106,12 @@ public final class Settings {
 
     /** When premain decides (start=...). */
     public enum Start {
-        /** premain decides before main runs (the default). */
+        /** premain decides before main runs: coverage from main's first instruction. */
         WAIT,
         /**
-         * premain returns at once; the agent decides on a thread of its own and takes over what has
-         * loaded meanwhile as an attach does. io.fastclock.entry.EntrySettings reads this key before
-         * the agent's module exists.
+         * premain returns at once (the default); the agent decides on a thread of its own and takes
+         * over what has loaded meanwhile as an attach does. io.fastclock.entry.EntrySettings reads this
+         * key before the agent's module exists.
          */
         BACKGROUND;
 
@@ -188,7 +188,7 @@ public final class Settings {
          * When premain decides: wait (default: before main runs) | background (premain returns at once,
          * main runs on the system clocks until the verdict, then the agent takes over as an attach does).
          */
-        START("start", Start.values(), Start.WAIT);
+        START("start", Start.values(), Start.BACKGROUND);
 
         final String key;
         private final int kind;

@@ -73,10 +73,13 @@ final class EntrySettings {
         plain = false;
     }
 
-    /** start=background (a bad value too leaves premain as it is: the module rejects it). */
+    /**
+     * start=background, the default; a bad value leaves premain as it is, so that the module rejects
+     * it before main runs.
+     */
     boolean background() {
         String start = values.get("start");
-        return start != null && start.equalsIgnoreCase("background");
+        return start == null || start.equalsIgnoreCase("background");
     }
 
     /** Every choice auto and nothing else asked, each value one Settings accepts. */

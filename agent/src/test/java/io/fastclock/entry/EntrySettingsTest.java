@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class EntrySettingsTest {
     @ParameterizedTest(name = "args={0} property={1} env={2}")
     @CsvSource(nullValues = "-", value = {
-        "-, -, -, false",
+        "-, -, -, true",
         "start=background, -, -, true",
         "'mode=on,start=background', -, -, true",
         "' start = Background ', -, -, true",
@@ -33,7 +33,7 @@ class EntrySettingsTest {
         "-, -, background, true",
         "mode=on, -, BACKGROUND, true",
         "start=wait, -, -, false",
-        "-, -, ' ', false",
+        "-, -, ' ', true",
     })
     void readsStartAsSettingsDo(String args, String property, String env, boolean background) {
         Map<String, String> props = new HashMap<>();

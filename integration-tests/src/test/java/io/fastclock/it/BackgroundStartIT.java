@@ -15,9 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * start=background (issue 19, item 1): premain returns at once, main runs on the system clocks
- * while the agent decides on its own thread, then the agent takes over what has loaded as an attach
- * does. Proves, through that switch, the clauses a running application can see change under it
+ * start=background, the default (issue 19, item 1; issue 27, item 2): premain returns at once, main
+ * runs on the system clocks while the agent decides on its own thread, then the agent takes over what
+ * has loaded as an attach does. Proves, through that switch, the clauses a running application can see change under it
  * (docs/CONTRACT.md): nanos.monotonic in one thread and across threads, millis.lag, epoch.bounds;
  * that after the verdict the rewritten reads no longer reach the slow clock (counted, not timed);
  * and that a JVM ending before the verdict ends as it would without the agent.
@@ -36,7 +36,8 @@ class BackgroundStartIT {
     void theSwitchKeepsTheContractAndTakesOverTheReads(Jdk jdk) throws Exception {
         HostMachine.assumeTscClock("nanoTime on the TSC clock after the verdict");
         SlowReadCount count = SlowReadCount.create();
-        ForkedJvm.Result r = count.underSimulator(ForkedJvm.on(jdk).agentArgs("start=background"), 0)
+        // No setting at all: deciding in the background is the default.
+        ForkedJvm.Result r = count.underSimulator(ForkedJvm.on(jdk).defaultStart(), 0)
                 .main(BackgroundSwitchApp.class, "2", "500", "30").run();
         SlowReadCount.Counts counts = count.read();
         System.out.println("[BackgroundStartIT] " + jdk + ": " + r.stdout.replace('\n', ' ') + counts);
@@ -61,6 +62,12 @@ class BackgroundStartIT {
                 // nanos.origin: within 100 us of System.nanoTime read around it, through the switch.
                 () -> assertTrue(r.longValue("nanos.worstOutsideReferenceNs") <= 100_000,
                         "nanoTime left System.nanoTime by more than 100 us\n" + r),
+                // nanos.switch: no step between two reads in a row (a backwards step a floor turns into a
+                // stall), nor where nanoTime stands after the switch, against System.nanoTime.
+                () -> assertTrue(r.longValue("nanos.worstStepNs") <= ContractIT.MAX_SWITCH_STEP_NS,
+                        "nanoTime stepped by more than " + ContractIT.MAX_SWITCH_STEP_NS + " ns against System.nanoTime\n" + r),
+                () -> assertTrue(Math.abs(r.longValue("nanos.offsetAfterSwitchNs")) <= ContractIT.MAX_SWITCH_STEP_NS,
+                        "nanoTime stands more than " + ContractIT.MAX_SWITCH_STEP_NS + " ns off System.nanoTime after the switch\n" + r),
                 () -> assertTrue(r.longValue("millis.worstBehindMs") <= lagMs, "millis past L = " + lagMs + " ms\n" + r),
                 () -> assertTrue(r.longValue("millis.worstAheadMs") <= 1, "millis ahead\n" + r),
                 () -> assertEquals(0, r.longValue("instant.outside"), "Instant.now() outside [ref - 1 ms, ref + 1 ms]\n" + r),

@@ -17,6 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * nanos.resolution, activation.auto.
  */
 class ContractIT {
+    /** nanos.switch: the most nanoTime may step against System.nanoTime where its backend changes under a running program. */
+    static final long MAX_SWITCH_STEP_NS = 20_000;
     /**
      * One JDK: the clauses here are the backends' (the TSC clock, the coarse clock), the same on every JDK;
      * the rewriting that puts a call on them is proven on all four (ActivationIT, PoolRewriteIT, JdkScopeIT).

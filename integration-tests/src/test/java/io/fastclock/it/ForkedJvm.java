@@ -25,6 +25,13 @@ public final class ForkedJvm {
     private long timeoutSeconds = 120;
     private Path jar;
     private boolean modular;
+    /**
+     * Whether the JVM gets FASTCLOCK_START=wait: most ITs check or count what a program reads from its
+     * first instruction, which the default, start=background, leaves to the system clocks until the
+     * verdict. The environment is the lowest precedence, so a start= in the agent argument or
+     * -Dfastclock.start still wins; {@link #defaultStart} leaves the default alone.
+     */
+    private boolean startWait = true;
 
     private ForkedJvm(Jdk jdk) {
         this.jdk = jdk;
@@ -102,6 +109,19 @@ public final class ForkedJvm {
     public ForkedJvm agentArgs(String args) {
         this.agentArgs = args;
         return this;
+    }
+
+    /** No FASTCLOCK_START=wait: the agent starts as it does for a user who names nothing. */
+    public ForkedJvm defaultStart() {
+        this.startWait = false;
+        return this;
+    }
+
+    private void putEnvironment(ProcessBuilder pb) {
+        if (startWait) { // also where the test gives -javaagent itself, or attaches later
+            pb.environment().put("FASTCLOCK_START", "wait");
+        }
+        pb.environment().putAll(env);
     }
 
     public ForkedJvm withoutAgent() {
@@ -197,7 +217,7 @@ public final class ForkedJvm {
         Path err = Files.createTempFile("fastclock-it", ".err");
         try {
             ProcessBuilder pb = new ProcessBuilder(command());
-            pb.environment().putAll(env);
+            putEnvironment(pb);
             pb.redirectOutput(out.toFile());
             pb.redirectError(err.toFile());
             Process process = pb.start();
@@ -254,7 +274,7 @@ public final class ForkedJvm {
         Path out = Files.createTempFile("fastclock-it", ".out");
         Path err = Files.createTempFile("fastclock-it", ".err");
         ProcessBuilder pb = new ProcessBuilder(command());
-        pb.environment().putAll(env);
+        putEnvironment(pb);
         pb.redirectOutput(out.toFile());
         pb.redirectError(err.toFile());
         return new Running(command(), pb.start(), out, err, timeoutSeconds);

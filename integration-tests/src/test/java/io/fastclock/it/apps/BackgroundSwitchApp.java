@@ -70,6 +70,7 @@ public final class BackgroundSwitchApp {
         long backwardsOne = 0;
         long backwardsAcross = 0;
         long nanosOutside = 0;
+        long nanosStep = 0;
         long millisBehind = 0;
         long millisAhead = Long.MIN_VALUE;
         long instantOutside = 0;
@@ -80,6 +81,7 @@ public final class BackgroundSwitchApp {
             backwardsOne += r.backwardsOne;
             backwardsAcross += r.backwardsAcross;
             nanosOutside = Math.max(nanosOutside, r.nanosOutside);
+            nanosStep = Math.max(nanosStep, r.nanosStep);
             millisBehind = Math.max(millisBehind, r.millisBehind);
             millisAhead = Math.max(millisAhead, r.millisAhead);
             instantOutside += r.instantOutside;
@@ -90,9 +92,13 @@ public final class BackgroundSwitchApp {
         System.out.println("nanos.backwardsSingleThread=" + backwardsOne);
         System.out.println("nanos.backwardsAcrossThreads=" + backwardsAcross);
         System.out.println("nanos.worstOutsideReferenceNs=" + nanosOutside);
+        System.out.println("nanos.worstStepNs=" + nanosStep);
         System.out.println("millis.worstBehindMs=" + millisBehind);
         System.out.println("millis.worstAheadMs=" + millisAhead);
         System.out.println("instant.outside=" + instantOutside);
+        // Where nanoTime now stands against System.nanoTime: before the switch it was System.nanoTime
+        // itself, so this is the step the switch made (a step a floor held off shows in worstStepNs).
+        System.out.println("nanos.offsetAfterSwitchNs=" + offsetNow());
         // What the same methods read from the slow clock now (the simulator counts this window).
         long[] sink = new long[1];
         CountedWindow.run(10_000, () -> sink[0] += readNanos() + readMillis());
@@ -109,6 +115,22 @@ public final class BackgroundSwitchApp {
         return "absent";
     }
 
+    /** readNanos() minus the midpoint of System.nanoTime read around it, from the narrowest of 2000 windows. */
+    static long offsetNow() {
+        long bestWindow = Long.MAX_VALUE;
+        long offset = 0;
+        for (int i = 0; i < 2000; i++) {
+            long before = ReferenceClocks.nanos();
+            long t = readNanos();
+            long after = ReferenceClocks.nanos();
+            if (after - before < bestWindow) {
+                bestWindow = after - before;
+                offset = t - (before + (after - before) / 2);
+            }
+        }
+        return offset;
+    }
+
     static long readNanos() {
         return System.nanoTime();
     }
@@ -123,6 +145,14 @@ public final class BackgroundSwitchApp {
         long backwardsOne;
         long backwardsAcross;
         long nanosOutside;
+        /**
+         * The largest step of nanoTime against System.nanoTime between two reads in a row that their
+         * reference windows prove: each read's offset from the reference lies in [t - after, t - before],
+         * so two reads whose intervals do not overlap show a step of at least the gap (a backwards step
+         * that a monotonic floor turns into a stall shows as one too). A preempted read only widens its
+         * interval, and proves less.
+         */
+        long nanosStep;
         long millisBehind;
         long millisAhead = Long.MIN_VALUE;
         long instantOutside;
@@ -130,6 +160,8 @@ public final class BackgroundSwitchApp {
         @Override
         public void run() {
             long previous = Long.MIN_VALUE;
+            long previousLow = Long.MIN_VALUE;
+            long previousHigh = Long.MAX_VALUE;
             while (!stop) {
                 long seen = LATEST_NANOS.get();
                 long referenceBefore = ReferenceClocks.nanos();
@@ -138,6 +170,13 @@ public final class BackgroundSwitchApp {
                 // A replacement that never goes backwards can still sit off System.nanoTime (a floor
                 // held for a while, a late origin): the contract's 100 us is checked read by read.
                 nanosOutside = Math.max(nanosOutside, Math.max(referenceBefore - t, t - referenceAfter));
+                long low = t - referenceAfter;
+                long high = t - referenceBefore;
+                if (previousLow != Long.MIN_VALUE) {
+                    nanosStep = Math.max(nanosStep, Math.max(low - previousHigh, previousLow - high));
+                }
+                previousLow = low;
+                previousHigh = high;
                 if (t < previous) {
                     backwardsOne++;
                 }
