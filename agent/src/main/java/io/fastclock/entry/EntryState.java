@@ -36,6 +36,7 @@ final class EntryState implements Runnable {
     private static final String PREFIX = "fastclock: ";
 
     static final String THREAD_NAME = "fastclock-state";
+    static final long PUBLISH_AFTER_MS = 100;
     private static final int VERSION_INDEX = 1;
 
     /** As the module publishes an inactive verdict; active last (a reader that sees it sees the rest). */
@@ -94,11 +95,23 @@ final class EntryState implements Runnable {
         }
     }
 
-    /** The agent properties; where they cannot be reached, status sees no fastclock, as the module's AgentState does. */
+    /**
+     * The agent properties, {@value #PUBLISH_AFTER_MS} ms after premain: main does not share the CPUs
+     * with this while the JVM starts, and a JVM that ends sooner (a command-line tool) never pays for
+     * it. Where they cannot be reached, status sees no fastclock, as with the module's AgentState.
+     */
     @Override
     public void run() {
         Instrumentation handed = inst;
         inst = null;
+        long deadline = System.nanoTime() + PUBLISH_AFTER_MS * 1_000_000L;
+        for (long left; (left = deadline - System.nanoTime()) > 0; ) {
+            try {
+                Thread.sleep(left / 1_000_000L + 1);
+            } catch (InterruptedException e) {
+                // an application interrupting every thread does not stop the publication
+            }
+        }
         try {
             Properties agentProperties = agentProperties(handed);
             mirror(VERSION, values[VERSION_INDEX]);
