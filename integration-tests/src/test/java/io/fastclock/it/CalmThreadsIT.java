@@ -104,7 +104,14 @@ class CalmThreadsIT {
                 assertTrue(before.contains("fastclock-tsc-anchor"), "the TSC clock should be running\n" + context);
             }
         }
-        assertTrue(before.contains("fastclock-observe"), "the watcher should be waiting for JMX\n" + context);
+        // At the defaults on a host whose clocks are fast the entry answers alone: no observer, only the
+        // thread that publishes its verdict, which interrupts must leave idle too.
+        boolean entryAnswered = how.equals("defaults") && with.stderr.contains("inactive: system clocks are fast here");
+        if (entryAnswered) {
+            assertTrue(!before.contains("fastclock-observe"), "the entry's answer starts no observer\n" + context);
+        } else {
+            assertTrue(before.contains("fastclock-observe"), "the watcher should be waiting for JMX\n" + context);
+        }
         if (how.endsWith("millis=coarse")) {
             assertTrue(before.contains("fastclock-millis-lag"), "the coarse clock's lag should be watched\n" + context);
         }
@@ -123,7 +130,8 @@ class CalmThreadsIT {
         // the TSC clock unchecked; the state refresher keeps status and the MBean current).
         List<String> after = Arrays.asList(with.value("fastclockThreadsAfter").split(","));
         for (String name : before) {
-            assertTrue(after.contains(name), name + " ended after the interrupts\n" + context);
+            // The entry's publisher ends once it has published, 100 ms in, interrupted or not.
+            assertTrue(after.contains(name) || name.equals("fastclock-state"), name + " ended after the interrupts\n" + context);
         }
     }
 }
