@@ -1,1 +1,0 @@
-public class HelloW { public static void main(String[] a) { System.out.println("hello " + System.currentTimeMillis()); } }
