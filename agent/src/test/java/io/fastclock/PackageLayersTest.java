@@ -36,6 +36,7 @@ class PackageLayersTest {
             "probe",     // reading the machine, measuring, and the decision with its reasons
             "observe",   // JFR events and the MBean
             "doctor",    // the doctor's report
+            "attach",    // reaching another JVM: jdk.attach, or Byte Buddy's protocol over JNA or a java.nio socket
             "commands",  // java -jar fastclock.jar: attach, status, list, detach, the doctor
             "agent",     // start-up, the agent's state, detach
             "entry");    // the only class-path classes: checks the caller, defines the module

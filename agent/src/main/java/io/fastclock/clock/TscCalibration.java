@@ -24,7 +24,8 @@ public final class TscCalibration {
     public final double disagreementPpm;
     public final long elapsedNanos;
 
-    private TscCalibration(boolean converged, String problem, double nanosPerTick, long[] anchor,
+    /** @param anchor the last sample, {ticks, CLOCK_MONOTONIC ns, (unused), CLOCK_REALTIME ns}, or null */
+    TscCalibration(boolean converged, String problem, double nanosPerTick, long[] anchor,
                            double disagreementPpm, long elapsedNanos) {
         this.converged = converged;
         this.problem = problem;
@@ -34,11 +35,6 @@ public final class TscCalibration {
         this.realtimeOffsetNanos = anchor == null ? 0 : anchor[3] - anchor[1];
         this.disagreementPpm = disagreementPpm;
         this.elapsedNanos = elapsedNanos;
-    }
-
-    /** A calibration with known results, for tests. */
-    static TscCalibration of(double nanosPerTick, long ticks, long monotonicNanos, long realtimeNanos) {
-        return new TscCalibration(true, null, nanosPerTick, new long[] {ticks, monotonicNanos, 0, realtimeNanos}, 0, 0);
     }
 
     /** @param halfNanos length of each half of the calibration */

@@ -1,5 +1,8 @@
 package io.fastclock.commands;
 
+import io.fastclock.attach.AttachApi;
+import io.fastclock.attach.AttachApis;
+
 import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.config.SettingsException;

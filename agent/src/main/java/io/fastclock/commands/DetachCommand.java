@@ -1,5 +1,8 @@
 package io.fastclock.commands;
 
+import io.fastclock.attach.AttachApi;
+import io.fastclock.attach.AttachApis;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;

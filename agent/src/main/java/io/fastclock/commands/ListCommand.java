@@ -1,5 +1,8 @@
 package io.fastclock.commands;
 
+import io.fastclock.attach.AttachApi;
+import io.fastclock.attach.AttachApis;
+
 import io.fastclock.doctor.Json;
 
 import java.io.IOException;

@@ -1,5 +1,7 @@
 package io.fastclock.commands;
 
+import io.fastclock.attach.AttachApis;
+
 import io.fastclock.doctor.Json;
 
 import java.io.IOException;

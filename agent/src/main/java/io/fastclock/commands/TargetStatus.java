@@ -1,5 +1,7 @@
 package io.fastclock.commands;
 
+import io.fastclock.attach.AttachApi;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;

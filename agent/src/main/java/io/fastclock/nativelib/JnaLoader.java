@@ -132,7 +132,7 @@ public final class JnaLoader {
         return loaded;
     }
 
-    /** {@link #load}, but a new copy whatever this JVM loaded before (tests). */
+    /** Loads a new copy whatever this JVM loaded before; {@link #load} keeps the first. */
     static Result loadFresh(ExtractionRoot root, ClassLoader parent) {
         long start = System.nanoTime();
         PrivateLoader loader = null;

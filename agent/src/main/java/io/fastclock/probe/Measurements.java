@@ -23,13 +23,6 @@ public final class Measurements {
     private final double compiledMonotonicNs;
     private final long coarseLagNs;
 
-    /** Nothing measured of the compiled costs and the coarse lag (tests, the doctor's old callers). */
-    public Measurements(double realtimeNs, double monotonicNs, double realtimeCoarseNs, double monotonicCoarseNs,
-                        double tscNs, double jnaCoarseNs, long coarseResolutionNs) {
-        this(realtimeNs, monotonicNs, realtimeCoarseNs, monotonicCoarseNs, tscNs, jnaCoarseNs, coarseResolutionNs,
-                Double.NaN, Double.NaN, UNKNOWN_LAG);
-    }
-
     /** {@link #coarseLagNs()} when the coarse clock's lag was not measured. */
     public static final long UNKNOWN_LAG = Long.MIN_VALUE;
 

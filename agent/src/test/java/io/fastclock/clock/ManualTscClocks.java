@@ -7,7 +7,7 @@ public final class ManualTscClocks {
     /** A clock whose calibration matches its counter (1/3 ns per tick), warnings dropped. */
     public static TscClock clock() {
         TscClockTest.ManualTicks source = new TscClockTest.ManualTicks(1 / 3.0);
-        TscCalibration calibration = TscCalibration.of(1 / 3.0, source.ticks, source.monotonic(),
+        TscCalibration calibration = TscCalibrations.of(1 / 3.0, source.ticks, source.monotonic(),
                 source.monotonic() + source.realtimeOffset);
         return new TscClock(source, calibration, new TscClock.Tuning(), TscTrust.ALWAYS, message -> { });
     }
@@ -20,7 +20,7 @@ public final class ManualTscClocks {
      */
     public static TscClock clockWithHistory() {
         TscClockTest.ManualTicks source = new TscClockTest.ManualTicks(1 / 3.0);
-        TscCalibration calibration = TscCalibration.of(1 / 3.0 * (1 - 100e-6), source.ticks, source.monotonic(),
+        TscCalibration calibration = TscCalibrations.of(1 / 3.0 * (1 - 100e-6), source.ticks, source.monotonic(),
                 source.monotonic() + source.realtimeOffset);
         TscClock clock = new TscClock(source, calibration, new TscClock.Tuning(), TscTrust.ALWAYS, message -> { });
         for (long step : new long[] {200_000_000L, 200_000_000L, 130_000_000L}) {

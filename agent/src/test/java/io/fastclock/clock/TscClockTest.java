@@ -84,7 +84,7 @@ class TscClockTest {
     }
 
     private static TscCalibration calibration(ManualTicks source, double calibratedNanosPerTick) {
-        return TscCalibration.of(calibratedNanosPerTick, source.ticks, source.monotonic(),
+        return TscCalibrations.of(calibratedNanosPerTick, source.ticks, source.monotonic(),
                 source.monotonic() + source.realtimeOffset);
     }
 

@@ -17,7 +17,8 @@ class InputsTest {
 
     @Test
     void measurementsTreatFailedReadingsAsUnmeasured() {
-        Measurements m = new Measurements(-22, Double.POSITIVE_INFINITY, 8, Double.NaN, 15, 160, 0);
+        Measurements m = new Measurements(-22, Double.POSITIVE_INFINITY, 8, Double.NaN, 15, 160, 0,
+                Double.NaN, Double.NaN, Measurements.UNKNOWN_LAG);
         assertTrue(Double.isNaN(m.realtimeNs()));
         assertTrue(Double.isNaN(m.monotonicNs()));
         assertEquals(8, m.realtimeCoarseNs());

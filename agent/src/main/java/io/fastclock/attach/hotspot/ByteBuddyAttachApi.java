@@ -1,6 +1,6 @@
-package io.fastclock.commands.hotspot;
+package io.fastclock.attach.hotspot;
 
-import io.fastclock.commands.AttachApi;
+import io.fastclock.attach.AttachApi;
 import net.bytebuddy.agent.ByteBuddyAgent;
 import net.bytebuddy.agent.VirtualMachine;
 

@@ -1,4 +1,4 @@
-package io.fastclock.commands.hotspot;
+package io.fastclock.attach.hotspot;
 
 import net.bytebuddy.agent.VirtualMachine;
 

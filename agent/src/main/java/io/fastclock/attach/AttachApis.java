@@ -1,4 +1,4 @@
-package io.fastclock.commands;
+package io.fastclock.attach;
 
 import io.fastclock.config.OneLine;
 import io.fastclock.nativelib.ExtractionRoot;
@@ -16,13 +16,13 @@ import java.nio.file.Paths;
  * no jdk.attach (a JRE or jlink image), and to nothing at all where it has one (JNA is then never
  * extracted or loaded).
  */
-final class AttachApis {
-    static final String ADAPTER = "io.fastclock.commands.hotspot.ByteBuddyAttachApi";
-    private static final String[] PRIVATE_PREFIXES = {"io.fastclock.shaded.bytebuddy.agent.", "io.fastclock.commands.hotspot."};
+public final class AttachApis {
+    static final String ADAPTER = "io.fastclock.attach.hotspot.ByteBuddyAttachApi";
+    private static final String[] PRIVATE_PREFIXES = {"io.fastclock.shaded.bytebuddy.agent.", "io.fastclock.attach.hotspot."};
 
     private AttachApis() {}
 
-    static boolean hasJdkAttach() {
+    private static boolean hasJdkAttach() {
         return hasModule("jdk.attach");
     }
 
@@ -31,7 +31,7 @@ final class AttachApis {
      * JNA can load (it needs java.logging); else, on JDK 16+, Byte Buddy's protocol over a java.nio
      * UNIX socket. {@value #TRANSPORT_PROPERTY}=jdk_attach|jna|nio chooses (tests).
      */
-    static AttachApi forThisJvm() throws IOException {
+    public static AttachApi forThisJvm() throws IOException {
         String transport = System.getProperty(TRANSPORT_PROPERTY, "").toUpperCase(java.util.Locale.ROOT);
         if (transport.isEmpty()) {
             transport = hasJdkAttach() ? "JDK_ATTACH" : hasModule("java.logging") || !nioSocketsAvailable() ? "JNA" : "NIO";

@@ -1,4 +1,4 @@
-package io.fastclock.commands;
+package io.fastclock.attach;
 
 import java.io.File;
 import java.io.IOException;
