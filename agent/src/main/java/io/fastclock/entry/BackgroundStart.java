@@ -17,6 +17,11 @@ import java.util.Properties;
  */
 final class BackgroundStart implements Runnable {
     static final String THREAD_NAME = "fastclock-start";
+    /**
+     * How long the start waits before it defines the module: the JVM's own start and main's first
+     * steps run without this thread beside them on a small machine.
+     */
+    static final long DELAY_MS = 20;
 
     private final String args;
     /** The fastclock.* system properties as premain saw them, before any application code ran. */
@@ -55,6 +60,14 @@ final class BackgroundStart implements Runnable {
     public void run() {
         Instrumentation handed = inst;
         inst = null;
+        long deadline = System.nanoTime() + DELAY_MS * 1_000_000L;
+        for (long left; (left = deadline - System.nanoTime()) > 0; ) {
+            try {
+                Thread.sleep(left / 1_000_000L + 1);
+            } catch (InterruptedException e) {
+                // an application interrupting every thread does not stop the start
+            }
+        }
         try {
             PrivateModule.define(false).launch(new Object[] {"premain", args, handed, Boolean.TRUE, properties});
         } catch (Throwable t) {
