@@ -23,7 +23,7 @@ configs = []
 for simulated in (False, True):
     prefix = "sim: " if simulated else ""
     configs += [(prefix + "no agent", simulated, []),
-                (prefix + "start=wait", simulated, ["-javaagent:" + jar]),
+                (prefix + "start=wait", simulated, ["-javaagent:" + jar + "=start=wait"]),
                 (prefix + "start=background", simulated, ["-javaagent:" + jar + "=start=background"])]
 results = {c[0]: ([], []) for c in configs}
 

@@ -24,17 +24,18 @@ final class AgentCostSection {
     static void headlines(StringBuilder b, JsonObject startup, JsonObject attach) {
         if (startup != null) {
             JsonObject h = startup.getAsJsonObject("hello");
-            share(b, h, "fastclock auto (inactive on tsc)", "empty agent", "wallMs", "start-up", 20);
-            share(b, h, "fastclock mode=on", "empty agent", "wallMs", "start-up", 60);
-            share(b, h, "sim: fastclock auto", "sim: empty agent", "wallMs", "start-up", 60);
-            share(b, h, "fastclock auto, start=background", "empty agent", "createVmMs", "main thread before main", 5);
-            share(b, h, "fastclock mode=on, start=background", "empty agent", "createVmMs", "main thread before main", 5);
-            share(b, h, "sim: fastclock auto, start=background", "sim: empty agent", "createVmMs", "main thread before main", 5);
+            // Issue 27's targets, at the defaults: inactive 5 ms, active 10 ms of the main thread's time before main.
+            share(b, h, "fastclock auto (inactive on tsc)", "empty agent", "createVmMs", "main thread before main", 5);
+            share(b, h, "fastclock mode=on", "empty agent", "createVmMs", "main thread before main", 10);
+            share(b, h, "sim: fastclock auto", "sim: empty agent", "createVmMs", "main thread before main", 10);
             JsonObject v = startup.has("verdict") ? startup.getAsJsonObject("verdict") : null;
-            for (String config : new String[] {"fastclock auto, start=background", "sim: fastclock auto, start=background"}) {
-                if (v != null && v.has(config) && v.getAsJsonObject(config).get("verdictMs").isJsonObject()) {
-                    double ms = v.getAsJsonObject(config).getAsJsonObject("verdictMs").get("median").getAsDouble();
-                    b.append("| verdict after the process started: ").append(config).append(" | hello-world | ")
+            for (String config : new String[] {"sim: fastclock auto"}) {
+                if (v != null && v.has(config) && v.has("bare") && v.getAsJsonObject(config).get("verdictMs").isJsonObject()) {
+                    // Against when main begins without the agent: the process's start time is known to the
+                    // kernel's boot time in whole seconds only, an offset that cancels in the difference.
+                    double ms = v.getAsJsonObject(config).getAsJsonObject("verdictMs").get("median").getAsDouble()
+                            - v.getAsJsonObject("bare").getAsJsonObject("mainMs").get("median").getAsDouble();
+                    b.append("| verdict after a bare JVM's main: ").append(config).append(" | hello-world | ")
                             .append(fmt(ms)).append(" ms median | ≤ 300 ms | ").append(ms <= 300 ? "yes" : "**no**").append(" |\n");
                 }
             }
@@ -148,8 +149,8 @@ final class AgentCostSection {
         b.append("### When main begins and when the verdict comes (").append(s.get("runs").getAsInt())
                 .append(" alternating runs each; ms after the process started, by the kernel's start time at its 10 ms tick)\n\n");
         b.append("The child (`io.fastclock.bench.startup.VerdictTime`) prints when its `main` began, then polls `fastclock.active`, "
-                + "which the agent publishes with its verdict. Waiting (the default), the verdict is in before `main`; with "
-                + "`start=background` `main` runs meanwhile.\n\n");
+                + "which the agent publishes with its verdict. With `start=wait` the verdict is in before `main`; at the "
+                + "defaults (`start=background`) `main` runs meanwhile.\n\n");
         b.append("| configuration | main begins, median | min–max | verdict, median | min–max |\n|---|---:|---|---:|---|\n");
         for (String config : v.keySet()) {
             JsonObject c = v.getAsJsonObject(config);
