@@ -21,7 +21,7 @@ loops=2
 chains=1
 jdks=17
 # The tests whose verdicts, switches or bounds a busy host could move.
-tests=ActivationIT,BackgroundStartIT,BusyCpusIT,DoctorIT,JfrIT,ContractIT,CoarseLagIT,CoarseOnlyJavaTimeIT,AttachIT,DemotionIT,JmxIT,EpochContractIT,CompiledCostIT,TscChecksFaultIT,SpoofedStateIT,TheftIT
+tests=ActivationIT,BackgroundStartIT,BusyCpusIT,DoctorIT,JfrIT,ContractIT,CoarseLagIT,CoarseOnlyJavaTimeIT,AttachIT,DemotionIT,JmxIT,EpochContractIT,CompiledCostIT,TscChecksFaultIT,SpoofedStateIT,TheftIT,FastMachineIT
 
 while [ $# -gt 0 ]; do
   case "$1" in
