@@ -8,20 +8,15 @@ import io.fastclock.runtime.EpochClock;
  * runs): one kernel tick of resolution, the same clock and the same instant as {@link CoarseMillis},
  * so that Instant.now() and currentTimeMillis agree. Should the read ever fail, the JDK's own.
  */
-public final class CoarseEpoch extends EpochClock {
-    private final EpochClock whenUnreadable;
-
+public final class CoarseEpoch extends EpochNanosClock {
     public CoarseEpoch(EpochClock whenUnreadable) {
-        this.whenUnreadable = whenUnreadable;
+        super(whenUnreadable);
     }
 
     @Override
-    public long nanoTimeAdjustment(long offsetSeconds) {
+    long epochNanos() {
         long epochNanos = NativeClocks.clockGettime(NativeClocks.CLOCK_REALTIME_COARSE);
-        if (epochNanos < 0) {
-            return whenUnreadable.nanoTimeAdjustment(offsetSeconds); // a negative errno: never lie
-        }
-        return NanoTimeAdjustment.of(epochNanos, offsetSeconds);
+        return epochNanos < 0 ? UNREADABLE : epochNanos; // a negative errno
     }
 
     @Override

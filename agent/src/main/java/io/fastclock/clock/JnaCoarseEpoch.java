@@ -10,29 +10,24 @@ import java.lang.invoke.MethodHandle;
  * same clock as the jna-coarse millis, reached through a handle on the JNA adapter's
  * {@code realtimeCoarseNanos()}, which answers -1 when the read fails (the JDK's own read then).
  */
-public final class JnaCoarseEpoch extends EpochClock {
+public final class JnaCoarseEpoch extends EpochNanosClock {
     private final MethodHandle realtimeCoarseNanos;
-    private final EpochClock whenUnreadable;
 
     /** @param realtimeCoarseNanos a handle of type ()long */
     public JnaCoarseEpoch(MethodHandle realtimeCoarseNanos, EpochClock whenUnreadable) {
+        super(whenUnreadable);
         this.realtimeCoarseNanos = realtimeCoarseNanos;
-        this.whenUnreadable = whenUnreadable;
     }
 
     @Override
-    public long nanoTimeAdjustment(long offsetSeconds) {
+    long epochNanos() {
         long epochNanos;
         try {
             epochNanos = (long) realtimeCoarseNanos.invokeExact();
         } catch (Throwable t) {
-            // Never into Instant.now() (host.failure-runs): the JDK's own read instead.
-            return whenUnreadable.nanoTimeAdjustment(offsetSeconds);
+            return UNREADABLE; // never into Instant.now() (host.failure-runs)
         }
-        if (epochNanos < 0) {
-            return whenUnreadable.nanoTimeAdjustment(offsetSeconds);
-        }
-        return NanoTimeAdjustment.of(epochNanos, offsetSeconds);
+        return epochNanos < 0 ? UNREADABLE : epochNanos;
     }
 
     @Override

@@ -8,22 +8,18 @@ import io.fastclock.runtime.EpochClock;
  * samples at every re-anchor (the two clocks share one NTP-slewed rate on Linux, so the offset
  * changes only when the wall clock is stepped). After the TSC clock falls back, the JDK's own read.
  */
-public final class TscEpoch extends EpochClock {
+public final class TscEpoch extends EpochNanosClock {
     private final TscClock clock;
-    private final EpochClock afterFallback;
 
     public TscEpoch(TscClock clock, EpochClock afterFallback) {
+        super(afterFallback);
         this.clock = clock;
-        this.afterFallback = afterFallback;
     }
 
     @Override
-    public long nanoTimeAdjustment(long offsetSeconds) {
+    long epochNanos() {
         long epochNanos = clock.epochNanos();
-        if (epochNanos == TscClock.FALLEN_BACK) {
-            return afterFallback.nanoTimeAdjustment(offsetSeconds);
-        }
-        return NanoTimeAdjustment.of(epochNanos, offsetSeconds);
+        return epochNanos == TscClock.FALLEN_BACK ? UNREADABLE : epochNanos;
     }
 
     @Override
