@@ -35,7 +35,7 @@ final class EntryState implements Runnable {
     static final String UNKNOWN_VERSION = "unknown";
     private static final String PREFIX = "fastclock: ";
 
-    static final String THREAD_NAME = "fastclock-state";
+    static final String THREAD_NAME = "fastclock-publish";
     static final long PUBLISH_AFTER_MS = 100;
     private static final int VERSION_INDEX = 1;
 

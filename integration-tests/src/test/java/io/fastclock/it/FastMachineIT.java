@@ -57,7 +57,7 @@ class FastMachineIT {
             assertEquals("false", r.value("active"), "the mirror is set before main\n" + context);
             assertEquals("none", r.value("mappedLibrary"), context);
             String threads = r.value("threads");
-            assertTrue(threads.equals("none") || threads.equals("fastclock-state"), "no observer, no start thread\n" + context);
+            assertTrue(threads.equals("none") || threads.equals("fastclock-publish"), "no observer, no start thread\n" + context);
 
             List<String> agentClasses = Files.readAllLines(classes).stream().filter(l -> l.contains(" io.fastclock.") && !l.contains(" io.fastclock.it."))
                     .map(l -> l.substring(l.indexOf(" io.fastclock.") + 1).split(" ")[0]).collect(Collectors.toList());
