@@ -27,7 +27,8 @@ import io.fastclock.clock.LagCheckedEpoch;
 import io.fastclock.clock.LagCheckedMillis;
 import io.fastclock.runtime.EpochClock;
 import io.fastclock.runtime.FastClock;
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.MillisClock;
+import io.fastclock.runtime.NanosClock;
 import io.fastclock.clock.NativeClocks;
 import io.fastclock.clock.SystemMillis;
 import io.fastclock.clock.SystemEpoch;
@@ -74,15 +75,15 @@ final class AgentStartup {
             tsc = TscClockStarter.start(probe.tscChecks, settings.recheckMs() * 1_000_000L,
                     new SysfsTscTrust(probe.reader), LiveAgentState.publishingFallbacks(log));
         }
-        LongClock jna = probe.jna == null ? null : probe.jna.clock;
+        MillisClock jna = probe.jna == null ? null : probe.jna.clock;
         JavaTimeCoverage coverage = JavaTimeCoverage.of(decision, settings, probe.measurements.coarseResolutionNs());
-        LongClock millis = millisClock(decision.millis().backend(), tsc, jna);
+        MillisClock millis = millisClock(decision.millis().backend(), tsc, jna);
         LagCheckedMillis lagChecked = lagChecked(decision, millis);
         if (lagChecked != null) {
             millis = lagChecked;
         }
         EpochClock epoch = coverage.table().serves(ClockReplacements.Served.EPOCH) ? epochClock(tsc, probe, lagChecked) : null;
-        LongClock nanos = nanosClock(decision.nanos().backend(), tsc);
+        NanosClock nanos = nanosClock(decision.nanos().backend(), tsc);
         // The runtime's install is public (it lives in the boot loader's unnamed module): only a
         // FastClock that sealed exactly these backends gets call sites rewritten to it. It is not
         // initialised where the install was refused: it would seal what other code installed.
@@ -195,7 +196,7 @@ final class AgentStartup {
     private static RuntimeShadows runtimeShadows(Instrumentation inst, AgentLog log) {
         RuntimeShadows shadows = new RuntimeShadows(log::info);
         shadows.noteLoaded(inst.getAllLoadedClasses());
-        Class<?>[] runtime = {FastClock.class, ClockRegistry.class, LongClock.class, EpochClock.class};
+        Class<?>[] runtime = {FastClock.class, ClockRegistry.class, MillisClock.class, NanosClock.class, EpochClock.class};
         shadows.pin(ClassLoader.getPlatformClassLoader(), runtime);
         shadows.pin(ClassLoader.getSystemClassLoader(), runtime);
         return shadows;
@@ -255,7 +256,7 @@ final class AgentStartup {
     }
 
     /** A coarse millis backend is watched while running (CoarseLagWatch); null for the others. */
-    private static LagCheckedMillis lagChecked(Decision decision, LongClock millis) {
+    private static LagCheckedMillis lagChecked(Decision decision, MillisClock millis) {
         Backend b = decision.millis().backend();
         boolean coarse = (b == Backend.COARSE || b == Backend.JNA_COARSE) && !(millis instanceof SystemMillis);
         return coarse && decision.millis().lagNs() > 0 ? new LagCheckedMillis(millis) : null;
@@ -318,7 +319,7 @@ final class AgentStartup {
     }
 
     /** @param jna the jna-coarse clock when JNA was loaded, else null */
-    static LongClock millisClock(Backend backend, TscClock tsc, LongClock jna) {
+    static MillisClock millisClock(Backend backend, TscClock tsc, MillisClock jna) {
         switch (backend) {
             case COARSE:
                 return new CoarseMillis();
@@ -331,7 +332,7 @@ final class AgentStartup {
         }
     }
 
-    static LongClock nanosClock(Backend backend, TscClock tsc) {
+    static NanosClock nanosClock(Backend backend, TscClock tsc) {
         switch (backend) {
             case COARSE:
                 return new CoarseNanos();

@@ -30,7 +30,8 @@ final class BootstrapInjector {
 
     /** Every boot runtime class, supertypes before subtypes (defineClass resolves the supertype). */
     static final String[] RUNTIME_CLASSES = {
-        "LongClock", "EpochClock", "SystemClocks", "SystemClocks$1", "SystemClocks$2", "ClockRegistry", "FastClock",
+        "MillisClock", "NanosClock", "EpochClock", "SystemClocks", "SystemClocks$1", "SystemClocks$2", "ClockRegistry",
+        "FastClock",
     };
 
     private BootstrapInjector() {}

@@ -1,12 +1,12 @@
 package io.fastclock.clock;
 
 import io.fastclock.config.BackendNames;
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.MillisClock;
 
 /** CLOCK_REALTIME_COARSE through JNI: never touches the clocksource hardware; one kernel tick of lag. */
-public final class CoarseMillis extends LongClock {
+public final class CoarseMillis extends MillisClock {
     @Override
-    public long read() {
+    public long currentTimeMillis() {
         return NativeClocks.realtimeCoarseMillis();
     }
 

@@ -1,15 +1,15 @@
 package io.fastclock.clock;
 
 import io.fastclock.config.BackendNames;
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.NanosClock;
 
 /**
  * CLOCK_MONOTONIC_COARSE through JNI. Same origin and rate as System.nanoTime but it advances
  * once per kernel tick, so it is used only when nanos=coarse is asked for by name.
  */
-public final class CoarseNanos extends LongClock {
+public final class CoarseNanos extends NanosClock {
     @Override
-    public long read() {
+    public long nanoTime() {
         return NativeClocks.monotonicCoarseNanos();
     }
 

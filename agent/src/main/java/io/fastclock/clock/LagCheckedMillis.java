@@ -1,7 +1,7 @@
 package io.fastclock.clock;
 
 import io.fastclock.config.BackendNames;
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.MillisClock;
 
 /**
  * A coarse currentTimeMillis (JNI or JNA) whose lag is watched while running (agent.CoarseLagWatch):
@@ -12,17 +12,17 @@ import io.fastclock.runtime.LongClock;
  * <p>The flag is a volatile read on every call (a plain load on x86), the price of being able to
  * switch a backend that FastClock holds in a static final.
  */
-public final class LagCheckedMillis extends LongClock {
-    private final LongClock coarse;
+public final class LagCheckedMillis extends MillisClock {
+    private final MillisClock coarse;
     private volatile boolean onSystemClock;
 
-    public LagCheckedMillis(LongClock coarse) {
+    public LagCheckedMillis(MillisClock coarse) {
         this.coarse = coarse;
     }
 
     @Override
-    public long read() {
-        return onSystemClock ? System.currentTimeMillis() : coarse.read();
+    public long currentTimeMillis() {
+        return onSystemClock ? System.currentTimeMillis() : coarse.currentTimeMillis();
     }
 
     @Override
@@ -32,7 +32,7 @@ public final class LagCheckedMillis extends LongClock {
 
     /** The coarse clock's own read, for the watch (whatever this clock serves now). */
     public long readCoarse() {
-        return coarse.read();
+        return coarse.currentTimeMillis();
     }
 
     /** For good: there is no way back. */

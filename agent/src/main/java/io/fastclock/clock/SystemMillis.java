@@ -1,12 +1,12 @@
 package io.fastclock.clock;
 
 import io.fastclock.config.BackendNames;
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.MillisClock;
 
 /** The JDK's own currentTimeMillis. */
-public final class SystemMillis extends LongClock {
+public final class SystemMillis extends MillisClock {
     @Override
-    public long read() {
+    public long currentTimeMillis() {
         return System.currentTimeMillis();
     }
 

@@ -1,12 +1,12 @@
 package io.fastclock.clock;
 
 import io.fastclock.config.BackendNames;
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.NanosClock;
 
 /** The JDK's own nanoTime. */
-public final class SystemNanos extends LongClock {
+public final class SystemNanos extends NanosClock {
     @Override
-    public long read() {
+    public long nanoTime() {
         return System.nanoTime();
     }
 

@@ -1,10 +1,10 @@
 package io.fastclock.clock;
 
 import io.fastclock.config.BackendNames;
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.MillisClock;
 
 /** Epoch millis from the TSC clock plus the CLOCK_REALTIME offset sampled at each re-anchor. */
-public final class TscMillis extends LongClock {
+public final class TscMillis extends MillisClock {
     private final TscClock clock;
 
     public TscMillis(TscClock clock) {
@@ -12,7 +12,7 @@ public final class TscMillis extends LongClock {
     }
 
     @Override
-    public long read() {
+    public long currentTimeMillis() {
         return clock.currentTimeMillis();
     }
 

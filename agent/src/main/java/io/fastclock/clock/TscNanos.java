@@ -1,10 +1,10 @@
 package io.fastclock.clock;
 
 import io.fastclock.config.BackendNames;
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.NanosClock;
 
 /** nanoTime from the TSC clock. */
-public final class TscNanos extends LongClock {
+public final class TscNanos extends NanosClock {
     private final TscClock clock;
 
     public TscNanos(TscClock clock) {
@@ -12,7 +12,7 @@ public final class TscNanos extends LongClock {
     }
 
     @Override
-    public long read() {
+    public long nanoTime() {
         return clock.nanoTime();
     }
 

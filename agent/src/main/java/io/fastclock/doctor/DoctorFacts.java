@@ -19,7 +19,7 @@ import io.fastclock.clock.CoarseMillis;
 import io.fastclock.clock.CoarseNanos;
 import io.fastclock.runtime.EpochClock;
 import io.fastclock.runtime.FastClock;
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.NanosClock;
 import io.fastclock.clock.NativeClocks;
 import io.fastclock.clock.RuntimeLog;
 import io.fastclock.clock.TscClock;
@@ -198,11 +198,11 @@ public final class DoctorFacts {
             javaCosts.put(JNI_NOOP, measure(NativeClocks::noop));
             CoarseMillis coarseMillis = new CoarseMillis();
             CoarseNanos coarseNanos = new CoarseNanos();
-            javaCosts.put(COARSE_MILLIS, measure(coarseMillis::read));
-            javaCosts.put(COARSE_NANOS, measure(coarseNanos::read));
+            javaCosts.put(COARSE_MILLIS, measure(coarseMillis::currentTimeMillis));
+            javaCosts.put(COARSE_NANOS, measure(coarseNanos::nanoTime));
         }
         if (probe.jna != null && probe.jna.available()) {
-            javaCosts.put("jna-coarse millis (JNA CLOCK_REALTIME_COARSE)", measure(probe.jna.clock::read));
+            javaCosts.put("jna-coarse millis (JNA CLOCK_REALTIME_COARSE)", measure(probe.jna.clock::currentTimeMillis));
         }
         if (tsc != null) {
             TscClock clock = tsc;
@@ -218,7 +218,7 @@ public final class DoctorFacts {
         // The same backends through the entry points rewritten code calls: the difference from the
         // rows above is what the dispatch costs once compiled.
         if (probe.nativeResult.loaded()) {
-            LongClock nanos = tsc != null ? new TscNanos(tsc) : new CoarseNanos();
+            NanosClock nanos = tsc != null ? new TscNanos(tsc) : new CoarseNanos();
             if (ClockRegistry.install(new CoarseMillis(), nanos)) {
                 javaCosts.put("FastClock.currentTimeMillis() -> coarse", measure(FastClock::currentTimeMillis));
                 javaCosts.put("FastClock.nanoTime() -> " + nanos.name(), measure(FastClock::nanoTime));
@@ -244,7 +244,7 @@ public final class DoctorFacts {
         Map<String, Long> stated = new LinkedHashMap<>();
         long res = probe.measurements.coarseResolutionNs();
         if (probe.nativeResult.loaded()) {
-            backends.put(Backend.COARSE.settingName(), new CoarseMillis()::read);
+            backends.put(Backend.COARSE.settingName(), new CoarseMillis()::currentTimeMillis);
             stated.put(Backend.COARSE.settingName(), DecisionMaker.statedMillisLagNs(Backend.COARSE, res));
         }
         if (tsc != null) {
@@ -252,7 +252,7 @@ public final class DoctorFacts {
             stated.put(Backend.TSC.settingName(), DecisionMaker.statedMillisLagNs(Backend.TSC, res));
         }
         if (probe.jna != null && probe.jna.available()) {
-            backends.put(Backend.JNA_COARSE.settingName(), probe.jna.clock::read);
+            backends.put(Backend.JNA_COARSE.settingName(), probe.jna.clock::currentTimeMillis);
             stated.put(Backend.JNA_COARSE.settingName(), DecisionMaker.statedMillisLagNs(Backend.JNA_COARSE, res));
         }
         String referenceName;

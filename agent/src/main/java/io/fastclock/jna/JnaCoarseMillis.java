@@ -2,7 +2,7 @@ package io.fastclock.jna;
 
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.MillisClock;
 
 /**
  * CLOCK_REALTIME_COARSE through JNA direct mapping: the fallback where libfastclock cannot load.
@@ -10,13 +10,13 @@ import io.fastclock.runtime.LongClock;
  * <p>Never loaded from the agent jar's class path: the build moves this class's bytes to
  * META-INF/fastclock/jna/classes/ and {@code io.fastclock.nativelib.JnaLoader} defines it in a private
  * class loader together with the nested JNA jar, so that it links against that private JNA and never
- * against (or in place of) an application's own. The agent reaches it only as a {@link LongClock} and,
+ * against (or in place of) an application's own. The agent reaches it only as a {@link MillisClock} and,
  * for measuring, through reflection on the static methods below.
  *
  * <p>{@code struct timespec} is two 64-bit words on LP64 Linux (x86_64, aarch64), the only platforms
  * the loader accepts, so a {@code long[2]} stands in for it and no Structure is needed.
  */
-public final class JnaCoarseMillis extends LongClock {
+public final class JnaCoarseMillis extends MillisClock {
     static final int CLOCK_REALTIME = 0;
     static final int CLOCK_MONOTONIC = 1;
     static final int CLOCK_REALTIME_COARSE = 5;
@@ -31,7 +31,7 @@ public final class JnaCoarseMillis extends LongClock {
     private static native int clock_getres(int clockId, long[] timespec);
 
     @Override
-    public long read() {
+    public long currentTimeMillis() {
         long[] ts = new long[2];
         if (clock_gettime(CLOCK_REALTIME_COARSE, ts) != 0) {
             return System.currentTimeMillis(); // cannot happen for a valid clock id; never lie

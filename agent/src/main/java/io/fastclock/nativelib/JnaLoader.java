@@ -1,6 +1,6 @@
 package io.fastclock.nativelib;
 
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.MillisClock;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,8 +33,8 @@ import java.util.jar.JarFile;
  *       afterwards).</li>
  *   <li>A {@link PrivateLoader} over the copied jar defines JNA and the adapter
  *       {@value #ADAPTER} (whose bytes are kept under {@value #CLASSES_RESOURCE}, not in the agent
- *       jar's root), child-first for both packages; everything else, {@link LongClock} included,
- *       comes from its parent, the loader of LongClock (the boot loader under the agent).</li>
+ *       jar's root), child-first for both packages; everything else, {@link MillisClock} included,
+ *       comes from its parent, the loader of MillisClock (the boot loader under the agent).</li>
  *   <li>While JNA initialises, and only then, {@code jna.boot.library.path} points at the private
  *       directory and {@code jna.nosys}, {@code jna.noclasspath} and {@code jna.nounpack} are true, so
  *       JNA loads our copy or fails, never searching or unpacking anywhere else; and
@@ -63,12 +63,12 @@ public final class JnaLoader {
 
     /** The outcome: a clock, or the reason there is none. */
     public static final class Result {
-        public final LongClock clock;
+        public final MillisClock clock;
         public final String problem;
         public final long elapsedNanos;
         private final Class<?> adapter;
 
-        Result(LongClock clock, Class<?> adapter, String problem, long elapsedNanos) {
+        Result(MillisClock clock, Class<?> adapter, String problem, long elapsedNanos) {
             this.clock = clock;
             this.adapter = adapter;
             this.problem = clock == null ? problem : null;
@@ -119,7 +119,7 @@ public final class JnaLoader {
 
     /**
      * @param root     where to create the private directory (java.io.tmpdir, or where it says instead)
-     * @param parent   parent of the private loader: the loader of {@link LongClock} (null = boot loader)
+     * @param parent   parent of the private loader: the loader of {@link MillisClock} (null = boot loader)
      */
     public static Result load(Path tempRoot, ClassLoader parent) {
         return load(ExtractionRoot.of(tempRoot), parent);
@@ -144,9 +144,9 @@ public final class JnaLoader {
             }
             loader = extract(root, parent, true, Collections.singletonMap(ADAPTER, adapterBytes), ADAPTER);
             Class<?> adapter = Class.forName(ADAPTER, false, loader);
-            LongClock clock = (LongClock) adapter.getDeclaredConstructor().newInstance();
+            MillisClock clock = (MillisClock) adapter.getDeclaredConstructor().newInstance();
             long before = System.currentTimeMillis();
-            long read = clock.read();
+            long read = clock.currentTimeMillis();
             if (Math.abs(read - before) > 1000) {
                 loader.close();
                 return new Result(null, null, "CLOCK_REALTIME_COARSE through JNA read " + read + ", the system clock "

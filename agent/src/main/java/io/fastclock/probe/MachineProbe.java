@@ -13,7 +13,7 @@ import io.fastclock.nativelib.ExtractionRoot;
 import io.fastclock.nativelib.JnaLoader;
 import io.fastclock.nativelib.NativeLibraryExtractor;
 import io.fastclock.nativelib.NativeLibraryLoader;
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.MillisClock;
 import io.fastclock.clock.NativeClocks;
 import java.time.Instant;
 import java.util.Collections;
@@ -98,7 +98,7 @@ public final class MachineProbe {
     };
 
     /**
-     * @param beforeJna makes the boot runtime's types exist before JNA's adapter (a LongClock) is
+     * @param beforeJna makes the boot runtime's types exist before JNA's adapter (a MillisClock) is
      *     loaded; under -javaagent it defines them in the boot loader, which the agent otherwise does
      *     only once the decision is "active"
      */
@@ -118,7 +118,7 @@ public final class MachineProbe {
         if (jnaNamed || alwaysCheckTsc || (!loaded.loaded() && settings.millis() == Settings.Millis.AUTO)) {
             // JNA is a named module with native access of its own (nativelib.JnaModule): no JVM warning.
             beforeJna.run();
-            jna = JnaLoader.load(extractionRoot, LongClock.class.getClassLoader());
+            jna = JnaLoader.load(extractionRoot, MillisClock.class.getClassLoader());
         } else {
             jnaNotLooked = loaded.loaded() ? "JNA was not looked for because the JNI library loaded"
                     : "JNA was not looked for because millis=" + settings.millis().settingName() + " was named";
@@ -341,7 +341,7 @@ public final class MachineProbe {
                 .compiledRealtimeNs(realtime)
                 .compiledMonotonicNs(monotonic)
                 .coarseResolutionNs(jna.coarseResolutionNanos())
-                .coarseLagNs(coarseLagNs(jna.clock::read, MachineProbe::instantNanos, jna.coarseResolutionNanos()))
+                .coarseLagNs(coarseLagNs(jna.clock::currentTimeMillis, MachineProbe::instantNanos, jna.coarseResolutionNanos()))
                 .build();
     }
 

@@ -11,8 +11,8 @@ package io.fastclock.runtime;
  * otherwise, so a backend installed by anyone else serves only that caller's own explicit calls.
  */
 public final class ClockRegistry {
-    private static LongClock millis;
-    private static LongClock nanos;
+    private static MillisClock millis;
+    private static NanosClock nanos;
     /** Null unless the agent hands java.time's epoch read over (it then rewrites its callers). */
     private static EpochClock epoch;
     private static boolean installed;
@@ -21,7 +21,7 @@ public final class ClockRegistry {
     private ClockRegistry() {}
 
     /** @return false if backends were installed before (by anyone) or FastClock is already initialised */
-    public static synchronized boolean install(LongClock millisClock, LongClock nanosClock, EpochClock epochClock) {
+    public static synchronized boolean install(MillisClock millisClock, NanosClock nanosClock, EpochClock epochClock) {
         if (installed || sealed || millisClock == null || nanosClock == null) {
             return false;
         }
@@ -33,21 +33,21 @@ public final class ClockRegistry {
     }
 
     /** @return false if backends were installed before (by anyone) or FastClock is already initialised */
-    public static boolean install(LongClock millisClock, LongClock nanosClock) {
+    public static boolean install(MillisClock millisClock, NanosClock nanosClock) {
         return install(millisClock, nanosClock, null);
     }
 
     /** True when FastClock holds exactly these backends (the caller initialises FastClock first). */
-    public static synchronized boolean sealedAre(LongClock millisClock, LongClock nanosClock, EpochClock epochClock) {
+    public static synchronized boolean sealedAre(MillisClock millisClock, NanosClock nanosClock, EpochClock epochClock) {
         return sealed && FastClock.sealed(millisClock, nanosClock, epochClock);
     }
 
-    static synchronized LongClock sealMillis() {
+    static synchronized MillisClock sealMillis() {
         sealed = true;
         return millis != null ? millis : SystemClocks.MILLIS;
     }
 
-    static synchronized LongClock sealNanos() {
+    static synchronized NanosClock sealNanos() {
         sealed = true;
         return nanos != null ? nanos : SystemClocks.NANOS;
     }

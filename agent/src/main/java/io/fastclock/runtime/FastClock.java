@@ -6,20 +6,20 @@ package io.fastclock.runtime;
  * JIT-compiled, a call costs what its backend costs.
  */
 public final class FastClock {
-    private static final LongClock MILLIS = ClockRegistry.sealMillis();
-    private static final LongClock NANOS = ClockRegistry.sealNanos();
+    private static final MillisClock MILLIS = ClockRegistry.sealMillis();
+    private static final NanosClock NANOS = ClockRegistry.sealNanos();
     private static final EpochClock EPOCH = ClockRegistry.sealEpoch();
 
     private FastClock() {}
 
     /** Replaces {@code System.currentTimeMillis()}. */
     public static long currentTimeMillis() {
-        return MILLIS.read();
+        return MILLIS.currentTimeMillis();
     }
 
     /** Replaces {@code System.nanoTime()}. */
     public static long nanoTime() {
-        return NANOS.read();
+        return NANOS.nanoTime();
     }
 
     /** Replaces {@code jdk.internal.misc.VM.getNanoTimeAdjustment(long)} inside java.time. */
@@ -28,7 +28,7 @@ public final class FastClock {
     }
 
     /** Identity check for {@link ClockRegistry#sealedAre}. */
-    static boolean sealed(LongClock millis, LongClock nanos, EpochClock epoch) {
+    static boolean sealed(MillisClock millis, NanosClock nanos, EpochClock epoch) {
         return MILLIS == millis && NANOS == nanos && EPOCH == epoch;
     }
 

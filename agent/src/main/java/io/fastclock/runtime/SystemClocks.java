@@ -6,9 +6,9 @@ package io.fastclock.runtime;
  * constant's class in the constant pool): BackendTest holds it to config.BackendNames.SYSTEM.
  */
 final class SystemClocks {
-    static final LongClock MILLIS = new LongClock() {
+    static final MillisClock MILLIS = new MillisClock() {
         @Override
-        public long read() {
+        public long currentTimeMillis() {
             return System.currentTimeMillis();
         }
 
@@ -18,9 +18,9 @@ final class SystemClocks {
         }
     };
 
-    static final LongClock NANOS = new LongClock() {
+    static final NanosClock NANOS = new NanosClock() {
         @Override
-        public long read() {
+        public long nanoTime() {
             return System.nanoTime();
         }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.clock.LagCheckedMillis;
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.MillisClock;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,11 +14,11 @@ class CoarseLagWatchTest {
     private static final long MS = 1_000_000L;
 
     /** A coarse clock at a fixed epoch ms, read against a reference the test sets. */
-    static final class FixedMillis extends LongClock {
+    static final class FixedMillis extends MillisClock {
         long millis;
 
         @Override
-        public long read() {
+        public long currentTimeMillis() {
             return millis;
         }
 
@@ -61,7 +61,7 @@ class CoarseLagWatchTest {
         assertEquals(17 * MS, watch.statedNs());
         assertEquals("[restated 11->17]", lines.lines.toString());
         assertEquals("coarse", clock.name());
-        assertEquals(coarse.millis, clock.read());
+        assertEquals(coarse.millis, clock.currentTimeMillis());
 
         reference[0] = coarse.millis * MS + 999_999 + 17 * MS; // within the restated L: nothing
         assertTrue(watch.sample());
@@ -73,7 +73,7 @@ class CoarseLagWatchTest {
         assertTrue(clock.onSystemClock());
         assertEquals("system", clock.name());
         long before = System.currentTimeMillis();
-        long read = clock.read();
+        long read = clock.currentTimeMillis();
         assertTrue(read >= before && read <= System.currentTimeMillis(), "reads the system clock: " + read);
     }
 

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.MillisClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -30,7 +30,7 @@ class JnaLoaderTest {
         jnaSharedTmp = temp.resolve("jna-shared");
         System.setProperty("jna.tmpdir", jnaSharedTmp.toString());
         try {
-            result = JnaLoader.loadFresh(ExtractionRoot.of(temp), LongClock.class.getClassLoader());
+            result = JnaLoader.loadFresh(ExtractionRoot.of(temp), MillisClock.class.getClassLoader());
         } finally {
             System.clearProperty("jna.tmpdir");
         }
@@ -48,10 +48,10 @@ class JnaLoaderTest {
         ClassLoader loader = result.clock.getClass().getClassLoader();
         assertTrue(loader instanceof JnaLoader.PrivateLoader, String.valueOf(loader));
         assertNotSame(JnaLoader.class.getClassLoader(), loader);
-        assertSame(LongClock.class.getClassLoader(), loader.getParent());
+        assertSame(MillisClock.class.getClassLoader(), loader.getParent());
         assertEquals(JnaLoader.ADAPTER, result.clock.getClass().getName());
-        // LongClock comes from the parent: the adapter really is one of the runtime's clocks.
-        assertSame(LongClock.class, result.clock.getClass().getSuperclass());
+        // MillisClock comes from the parent: the adapter really is one of the runtime's clocks.
+        assertSame(MillisClock.class, result.clock.getClass().getSuperclass());
     }
 
     @Test
@@ -76,7 +76,7 @@ class JnaLoaderTest {
     void readsEpochMillisWithinTheCoarseLag() {
         for (int i = 0; i < 1000; i++) {
             long before = System.currentTimeMillis();
-            long read = result.clock.read();
+            long read = result.clock.currentTimeMillis();
             long after = System.currentTimeMillis();
             assertTrue(read >= before - 20 && read <= after + 1,
                     "jna-coarse read " + read + " outside [" + (before - 20) + ", " + (after + 1) + "]");

@@ -9,7 +9,7 @@ import io.fastclock.runtime.ClockRegistry;
 import io.fastclock.clock.CoarseMillis;
 import io.fastclock.clock.CoarseNanos;
 import io.fastclock.runtime.FastClock;
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.MillisClock;
 import io.fastclock.clock.RuntimeLog;
 import io.fastclock.clock.SystemMillis;
 import io.fastclock.clock.SystemNanos;
@@ -60,7 +60,7 @@ public final class Backends {
             case "jna-coarse": {
                 // As the agent builds it where libfastclock cannot load: JNA from the agent jar's
                 // nested copy, in a private loader. It serves millis only; nanoTime stays on the system clock.
-                JnaLoader.Result jna = JnaLoader.load(NativeLibraryExtractor.defaultTempRoot(), LongClock.class.getClassLoader());
+                JnaLoader.Result jna = JnaLoader.load(NativeLibraryExtractor.defaultTempRoot(), MillisClock.class.getClassLoader());
                 if (!jna.available()) {
                     throw new IllegalStateException("jna-coarse: " + jna.problem);
                 }

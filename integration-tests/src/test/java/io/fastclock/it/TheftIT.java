@@ -10,12 +10,14 @@ import io.fastclock.it.apps.theft.FakeLaunch;
 import io.fastclock.it.apps.theft.FakeModuleApp;
 import io.fastclock.it.apps.theft.FakePrivateModule;
 import io.fastclock.it.apps.theft.ForeignClock;
+import io.fastclock.it.apps.theft.ForeignNanosClock;
 import io.fastclock.it.apps.theft.RegistryRaceApp;
 import io.fastclock.it.apps.theft.Seed;
 import io.fastclock.it.apps.theft.ShadowFastClock;
 import io.fastclock.it.apps.theft.ShadowRuntimeApp;
 import io.fastclock.it.apps.theft.SplitPackageApp;
-import io.fastclock.it.apps.theft.StandInLongClock;
+import io.fastclock.it.apps.theft.StandInMillisClock;
+import io.fastclock.it.apps.theft.StandInNanosClock;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +73,9 @@ class TheftIT {
                 PRIVATE_MODULE, RenamedClasses.renamed(FakePrivateModule.class, PRIVATE_MODULE),
                 FAST_CLOCK, RenamedClasses.renamed(ShadowFastClock.class, FAST_CLOCK),
                 RenamedClasses.internalName(ForeignClock.class), RenamedClasses.renamed(ForeignClock.class,
-                        Map.of(RenamedClasses.internalName(StandInLongClock.class), "io/fastclock/runtime/LongClock"))));
+                        Map.of(RenamedClasses.internalName(StandInMillisClock.class), "io/fastclock/runtime/MillisClock")),
+                RenamedClasses.internalName(ForeignNanosClock.class), RenamedClasses.renamed(ForeignNanosClock.class,
+                        Map.of(RenamedClasses.internalName(StandInNanosClock.class), "io/fastclock/runtime/NanosClock"))));
     }
 
     static List<Jdk> jdks() {

@@ -13,7 +13,7 @@ import io.fastclock.measure.TscReadChoice;
 import io.fastclock.nativelib.JnaLoader;
 import io.fastclock.nativelib.NativeLibraryExtractor;
 import io.fastclock.nativelib.NativeLibraryLoader;
-import io.fastclock.runtime.LongClock;
+import io.fastclock.runtime.MillisClock;
 import io.fastclock.clock.NativeClocks;
 
 /**
@@ -52,7 +52,7 @@ public final class MachineInfo {
                 info.put("tscMillisRead", choice.millis.name());
             }
         } else {
-            JnaLoader.Result jna = JnaLoader.load(NativeLibraryExtractor.defaultTempRoot(), LongClock.class.getClassLoader());
+            JnaLoader.Result jna = JnaLoader.load(NativeLibraryExtractor.defaultTempRoot(), MillisClock.class.getClassLoader());
             if (jna.available()) {
                 putIfKnown(info, "realtimeCoarseResolutionNs", jna.coarseResolutionNanos());
                 info.put("resolutionSource", "clock_getres through JNA");

@@ -389,11 +389,13 @@ public final class RightsProbeApp {
             return "none(no runtime)";
         }
         try {
-            Class<?> longClock = Class.forName("io.fastclock.runtime.LongClock", false, null);
+            Class<?> millisClock = Class.forName("io.fastclock.runtime.MillisClock", false, null);
+            Class<?> nanosClock = Class.forName("io.fastclock.runtime.NanosClock", false, null);
             Class<?> registry = Class.forName("io.fastclock.runtime.ClockRegistry", false, null);
-            Method install = registry.getMethod("install", longClock, longClock);
-            Object system = fieldValue(fastClock, "MILLIS");
-            if (system != null && Boolean.TRUE.equals(install.invoke(null, system, system))) {
+            Method install = registry.getMethod("install", millisClock, nanosClock);
+            Object millis = fieldValue(fastClock, "MILLIS");
+            Object nanos = fieldValue(fastClock, "NANOS");
+            if (millis != null && nanos != null && Boolean.TRUE.equals(install.invoke(null, millis, nanos))) {
                 changed.add("ClockRegistry.install accepted");
             }
         } catch (ReflectiveOperationException | RuntimeException e) {

@@ -1,11 +1,11 @@
 package io.fastclock.it.apps.theft;
 
-/** The application's own backend for ClockRegistry.install (its superclass renamed to the runtime's LongClock). */
-public final class ForeignClock extends StandInLongClock {
+/** The application's own backend for ClockRegistry.install (its superclass renamed to the runtime's MillisClock). */
+public final class ForeignClock extends StandInMillisClock {
     public static final long VALUE = 42;
 
     @Override
-    public long read() {
+    public long currentTimeMillis() {
         return VALUE;
     }
 

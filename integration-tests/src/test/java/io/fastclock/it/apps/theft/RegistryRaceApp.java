@@ -5,7 +5,7 @@ import java.lang.invoke.MethodHandles;
 /**
  * Races start=background's thread to the runtime's public ClockRegistry.install: spins until the agent
  * has defined ClockRegistry in the boot loader, installs its own backends ({@link ForeignClock}, whose
- * superclass TheftIT renamed to the runtime's LongClock), then, once the agent has decided, checks the
+ * superclasses TheftIT renamed to the runtime's MillisClock and NanosClock), then, once the agent has decided, checks the
  * clocks with a new class. Args: the fakes' directory.
  */
 public final class RegistryRaceApp {
@@ -13,6 +13,7 @@ public final class RegistryRaceApp {
 
     public static void main(String[] args) throws Throwable {
         byte[] foreignClock = Loot.read(args[0], "io/fastclock/it/apps/theft/ForeignClock");
+        byte[] foreignNanos = Loot.read(args[0], "io/fastclock/it/apps/theft/ForeignNanosClock");
         Class<?> registry = null;
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (registry == null && System.nanoTime() < deadline) {
@@ -24,9 +25,11 @@ public final class RegistryRaceApp {
         }
         System.out.println("registryFound=" + (registry != null));
         if (registry != null) {
-            Class<?> longClock = Class.forName("io.fastclock.runtime.LongClock", false, null);
-            Object clock = MethodHandles.lookup().defineClass(foreignClock).getConstructor().newInstance();
-            Object accepted = registry.getMethod("install", longClock, longClock).invoke(null, clock, clock);
+            Class<?> millisClock = Class.forName("io.fastclock.runtime.MillisClock", false, null);
+            Class<?> nanosClock = Class.forName("io.fastclock.runtime.NanosClock", false, null);
+            Object millis = MethodHandles.lookup().defineClass(foreignClock).getConstructor().newInstance();
+            Object nanos = MethodHandles.lookup().defineClass(foreignNanos).getConstructor().newInstance();
+            Object accepted = registry.getMethod("install", millisClock, nanosClock).invoke(null, millis, nanos);
             System.out.println("installAccepted=" + accepted);
         }
         Loot.awaitBackgroundStart();
