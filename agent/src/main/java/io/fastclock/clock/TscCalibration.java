@@ -26,7 +26,7 @@ public final class TscCalibration {
 
     /** @param anchor the last sample, {ticks, CLOCK_MONOTONIC ns, (unused), CLOCK_REALTIME ns}, or null */
     TscCalibration(boolean converged, String problem, double nanosPerTick, long[] anchor,
-                           double disagreementPpm, long elapsedNanos) {
+            double disagreementPpm, long elapsedNanos) {
         this.converged = converged;
         this.problem = problem;
         this.nanosPerTick = nanosPerTick;

@@ -135,7 +135,7 @@ public final class DoctorFacts {
         final long capNs;
 
         MillisLag(String reference, List<MillisLagMeter.Result> results, Map<String, Long> statedLagNs, long coarseLagNs,
-                  long capNs) {
+                long capNs) {
             this.reference = reference;
             this.results = results;
             this.statedLagNs = statedLagNs;
@@ -360,7 +360,7 @@ public final class DoctorFacts {
             return (flags & NativeClocks.LFENCE_SERIALIZING) != 0
                     ? "AMD: CPUID 8000_0021 EAX[2] says LFENCE is always serialising"
                     : "AMD: CPUID 8000_0021 EAX[2] not set; MSR C001_1029[1] (set by most kernels) cannot be read from"
-                      + " user space, so lfence; rdtsc is not used";
+                            + " user space, so lfence; rdtsc is not used";
         }
         return "unknown CPU vendor: rdtscp where offered, else lfence; rdtsc (as before this choice existed)";
     }

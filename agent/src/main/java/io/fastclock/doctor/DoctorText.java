@@ -67,7 +67,7 @@ public final class DoctorText {
         } else {
             line(out, "cross-CPU", probe.tscChecks.crossCpuOk()
                     ? "passed: " + probe.tscChecks.crossCpuCpus + " CPUs, " + probe.tscChecks.crossCpuReads
-                      + " interleaved reads, never backwards"
+                            + " interleaved reads, never backwards"
                     : probe.tscChecks.crossCpuCutShortByBusyCpus
                             ? "could not measure: the CPUs were busy (" + probe.tscChecks.crossCpuProblem
                                     + "); run the doctor again when they are not"

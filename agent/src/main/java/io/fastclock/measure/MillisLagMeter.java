@@ -79,7 +79,7 @@ public final class MillisLagMeter {
      * @return one result per backend, in the order given
      */
     public static List<Result> measure(Map<String, LongSupplier> backends, LongSupplier referenceNanos,
-                                       LongSupplier monotonicNanos, long durationNanos) {
+            LongSupplier monotonicNanos, long durationNanos) {
         int n = backends.size();
         String[] names = backends.keySet().toArray(new String[0]);
         LongSupplier[] clocks = new ArrayList<>(backends.values()).toArray(new LongSupplier[0]);

@@ -51,7 +51,7 @@ public final class TscChecks {
     public final TscReadChoice reads;
 
     private TscChecks(int cpuidFlags, boolean crossCpuRan, String crossCpuProblem, boolean cutShort, long cpus, long reads,
-                      TscCalibration calibration, TscReadChoice readChoice) {
+            TscCalibration calibration, TscReadChoice readChoice) {
         this.cpuidFlags = cpuidFlags;
         this.crossCpuRan = crossCpuRan;
         this.crossCpuProblem = crossCpuProblem;

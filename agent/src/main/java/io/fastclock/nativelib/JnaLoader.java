@@ -179,7 +179,7 @@ public final class JnaLoader {
      * and the jar open (a class is loaded from it first). On a failure the loader is closed.
      */
     private static PrivateLoader extract(ExtractionRoot root, ClassLoader parent, boolean inModule, Map<String, byte[]> adapters,
-                                         String first, String... childFirstPrefixes) throws IOException, ClassNotFoundException {
+            String first, String... childFirstPrefixes) throws IOException, ClassNotFoundException {
         try (NativeLibraryExtractor.Copies copies = copyJna(root)) {
             Path jar = copies.dir.resolve(JAR_FILE);
             PrivateLoader loader = inModule

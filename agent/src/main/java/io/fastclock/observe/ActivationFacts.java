@@ -24,9 +24,9 @@ public final class ActivationFacts {
     public final long thresholdNs;
 
     public ActivationFacts(String started, boolean active, String reason, String clocksource,
-                           String millisBackend, String millisReason, String nanosBackend, String nanosReason,
-                           long millisLagNs, double systemMillisNs, double systemNanosNs,
-                           double millisBackendNs, double nanosBackendNs, long thresholdNs) {
+            String millisBackend, String millisReason, String nanosBackend, String nanosReason,
+            long millisLagNs, double systemMillisNs, double systemNanosNs,
+            double millisBackendNs, double nanosBackendNs, long thresholdNs) {
         this.started = started;
         this.active = active;
         this.reason = reason;

@@ -55,8 +55,8 @@ public final class MachineProbe {
     public final String busyReason;
 
     private MachineProbe(Settings settings, MachineReader reader, MachineFacts facts, NativeLibraryLoader.Result nativeResult,
-                         String extractionNotice, JnaLoader.Result jna, NativeStatus nativeStatus, Measurements measurements, TscChecks tscChecks, TscHealth tscHealth, Decision decision,
-                         long elapsedNanos, long compiledCostNanos, long coarseLagNanos, String busyReason) {
+            String extractionNotice, JnaLoader.Result jna, NativeStatus nativeStatus, Measurements measurements, TscChecks tscChecks, TscHealth tscHealth, Decision decision,
+            long elapsedNanos, long compiledCostNanos, long coarseLagNanos, String busyReason) {
         this.settings = settings;
         this.reader = reader;
         this.facts = facts;
@@ -220,7 +220,7 @@ public final class MachineProbe {
      */
     /** @return whether a clock it set out to time got no cost within the budget (busy CPUs, or a slow interpreter) */
     private static boolean measureCompiled(Measurements.Builder b, Settings settings, MachineFacts facts, NativeStatus nat,
-                                           boolean everything) {
+            boolean everything) {
         TscRead tscRead = null;
         if (NativeClocks.isX86() && (everything || DecisionMaker.tscStaticBlocker(facts, nat) == null)) {
             NativeCostMeter meter = NativeCostMeter.forStartup();

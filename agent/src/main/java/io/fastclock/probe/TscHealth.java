@@ -19,7 +19,7 @@ public final class TscHealth {
      *                           across 2 CPUs, worst 120 ticks" (null if it found nothing)
      */
     public TscHealth(boolean checked, boolean cpuidInvariant, boolean calibrated, String calibrationProblem,
-                     boolean crossCpuOk, String crossCpuProblem) {
+            boolean crossCpuOk, String crossCpuProblem) {
         this.checked = checked;
         this.cpuidInvariant = checked && cpuidInvariant;
         this.calibrated = checked && calibrated;

@@ -154,7 +154,7 @@ public final class AttachCost {
         Process target = pb.start();
         Attach m = new Attach();
         try (BufferedReader stdout = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
-             OutputStream stdin = target.getOutputStream()) {
+                OutputStream stdin = target.getOutputStream()) {
             String line;
             while ((line = stdout.readLine()) != null && !line.startsWith("ready")) {
                 // the class loading's output, if any

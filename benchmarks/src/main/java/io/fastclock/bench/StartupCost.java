@@ -401,7 +401,7 @@ public final class StartupCost {
         mf.getMainAttributes().putValue("Premain-Class", EmptyAgent.class.getName());
         String res = EmptyAgent.class.getName().replace('.', '/') + ".class";
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), mf);
-             InputStream in = EmptyAgent.class.getClassLoader().getResourceAsStream(res)) {
+                InputStream in = EmptyAgent.class.getClassLoader().getResourceAsStream(res)) {
             out.putNextEntry(new JarEntry(res));
             out.write(in.readAllBytes());
             out.closeEntry();

@@ -9,75 +9,75 @@ import java.util.List;
  */
 final class EventStampWorkload implements Workload {
 
-  private static final int RING = 4096;
-  private static final int BATCH = 100;
+    private static final int RING = 4096;
+    private static final int BATCH = 100;
 
-  /** Where event stamps come from. */
-  @FunctionalInterface
-  interface Stamper {
-    long stamp();
-  }
-
-  @Override
-  public String name() {
-    return "event stamps";
-  }
-
-  @Override
-  public String operation() {
-    return "stamp an event with currentTimeMillis (lambda), store it in a ring buffer";
-  }
-
-  @Override
-  public Worker newWorker() {
-    return new Ring(() -> System.currentTimeMillis());
-  }
-
-  @Override
-  public String detail(List<Worker> workers) {
-    long backwards = 0;
-    for (Worker w : workers) {
-      backwards += ((Ring) w).backwards;
-    }
-    return "stamps earlier than the previous one: " + backwards;
-  }
-
-  static final class Ring implements Worker {
-    private final Stamper stamper;
-    private final long[] ids = new long[RING];
-    private final long[] stamps = new long[RING];
-    private long sequence;
-    private long last;
-    private long backwards;
-
-    Ring(Stamper stamper) {
-      this.stamper = stamper;
+    /** Where event stamps come from. */
+    @FunctionalInterface
+    interface Stamper {
+        long stamp();
     }
 
     @Override
-    public void runBatch() {
-      for (int i = 0; i < BATCH; i++) {
-        long id = sequence++;
-        long stamp = stamper.stamp();
-        int slot = (int) (id & (RING - 1));
-        ids[slot] = id;
-        stamps[slot] = stamp;
-        if (stamp < last) {
-          backwards++;
+    public String name() {
+        return "event stamps";
+    }
+
+    @Override
+    public String operation() {
+        return "stamp an event with currentTimeMillis (lambda), store it in a ring buffer";
+    }
+
+    @Override
+    public Worker newWorker() {
+        return new Ring(() -> System.currentTimeMillis());
+    }
+
+    @Override
+    public String detail(List<Worker> workers) {
+        long backwards = 0;
+        for (Worker w : workers) {
+            backwards += ((Ring) w).backwards;
         }
-        last = stamp;
-      }
+        return "stamps earlier than the previous one: " + backwards;
     }
 
-    @Override
-    public int batchSize() {
-      return BATCH;
-    }
+    static final class Ring implements Worker {
+        private final Stamper stamper;
+        private final long[] ids = new long[RING];
+        private final long[] stamps = new long[RING];
+        private long sequence;
+        private long last;
+        private long backwards;
 
-    @Override
-    public long sink() {
-      int slot = (int) ((sequence - 1) & (RING - 1));
-      return ids[slot] + stamps[slot];
+        Ring(Stamper stamper) {
+            this.stamper = stamper;
+        }
+
+        @Override
+        public void runBatch() {
+            for (int i = 0; i < BATCH; i++) {
+                long id = sequence++;
+                long stamp = stamper.stamp();
+                int slot = (int) (id & (RING - 1));
+                ids[slot] = id;
+                stamps[slot] = stamp;
+                if (stamp < last) {
+                    backwards++;
+                }
+                last = stamp;
+            }
+        }
+
+        @Override
+        public int batchSize() {
+            return BATCH;
+        }
+
+        @Override
+        public long sink() {
+            int slot = (int) ((sequence - 1) & (RING - 1));
+            return ids[slot] + stamps[slot];
+        }
     }
-  }
 }

@@ -14,80 +14,80 @@ import java.util.function.Supplier;
  */
 final class JavaTimeWorkload<T extends Comparable<? super T>> implements Workload {
 
-  private static final int RING = 4096;
-  private static final int BATCH = 100;
+    private static final int RING = 4096;
+    private static final int BATCH = 100;
 
-  private final String call;
-  private final Supplier<T> clock;
-
-  private JavaTimeWorkload(String call, Supplier<T> clock) {
-    this.call = call;
-    this.clock = clock;
-  }
-
-  static JavaTimeWorkload<Instant> instant() {
-    return new JavaTimeWorkload<>("Instant.now()", () -> Instant.now());
-  }
-
-  static JavaTimeWorkload<LocalDateTime> localDateTime() {
-    return new JavaTimeWorkload<>("LocalDateTime.now()", () -> LocalDateTime.now());
-  }
-
-  @Override
-  public String name() {
-    return call;
-  }
-
-  @Override
-  public String operation() {
-    return "stamp an event with " + call + ", store it in a ring buffer";
-  }
-
-  @Override
-  public Worker newWorker() {
-    return new Ring<>(clock);
-  }
-
-  @Override
-  public String detail(List<Worker> workers) {
-    long backwards = 0;
-    for (Worker w : workers) {
-      backwards += ((Ring<?>) w).backwards;
-    }
-    return "stamps earlier than the previous one: " + backwards;
-  }
-
-  static final class Ring<T extends Comparable<? super T>> implements Worker {
+    private final String call;
     private final Supplier<T> clock;
-    private final Object[] stamps = new Object[RING];
-    private long sequence;
-    private T last;
-    private long backwards;
 
-    Ring(Supplier<T> clock) {
-      this.clock = clock;
+    private JavaTimeWorkload(String call, Supplier<T> clock) {
+        this.call = call;
+        this.clock = clock;
+    }
+
+    static JavaTimeWorkload<Instant> instant() {
+        return new JavaTimeWorkload<>("Instant.now()", () -> Instant.now());
+    }
+
+    static JavaTimeWorkload<LocalDateTime> localDateTime() {
+        return new JavaTimeWorkload<>("LocalDateTime.now()", () -> LocalDateTime.now());
     }
 
     @Override
-    public void runBatch() {
-      for (int i = 0; i < BATCH; i++) {
-        T stamp = clock.get();
-        stamps[(int) (sequence++ & (RING - 1))] = stamp;
-        if (last != null && stamp.compareTo(last) < 0) {
-          backwards++;
+    public String name() {
+        return call;
+    }
+
+    @Override
+    public String operation() {
+        return "stamp an event with " + call + ", store it in a ring buffer";
+    }
+
+    @Override
+    public Worker newWorker() {
+        return new Ring<>(clock);
+    }
+
+    @Override
+    public String detail(List<Worker> workers) {
+        long backwards = 0;
+        for (Worker w : workers) {
+            backwards += ((Ring<?>) w).backwards;
         }
-        last = stamp;
-      }
+        return "stamps earlier than the previous one: " + backwards;
     }
 
-    @Override
-    public int batchSize() {
-      return BATCH;
-    }
+    static final class Ring<T extends Comparable<? super T>> implements Worker {
+        private final Supplier<T> clock;
+        private final Object[] stamps = new Object[RING];
+        private long sequence;
+        private T last;
+        private long backwards;
 
-    @Override
-    public long sink() {
-      return sequence + (last == null ? 0 : last.hashCode());
+        Ring(Supplier<T> clock) {
+            this.clock = clock;
+        }
+
+        @Override
+        public void runBatch() {
+            for (int i = 0; i < BATCH; i++) {
+                T stamp = clock.get();
+                stamps[(int) (sequence++ & (RING - 1))] = stamp;
+                if (last != null && stamp.compareTo(last) < 0) {
+                    backwards++;
+                }
+                last = stamp;
+            }
+        }
+
+        @Override
+        public int batchSize() {
+            return BATCH;
+        }
+
+        @Override
+        public long sink() {
+            return sequence + (last == null ? 0 : last.hashCode());
+        }
     }
-  }
 }

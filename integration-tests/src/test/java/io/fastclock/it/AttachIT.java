@@ -92,7 +92,7 @@ class AttachIT {
             assertTrue(r.longValue("generated") > 100, "the loaders defined too few classes to mean anything\n" + r);
         }
         assertTrue(counts.inCountedThreads() <= MAX_SLOW_READS_AFTER_ATTACH, "after the attach the program still reaches"
- + " the slow clocksource (" + AttachTargetApp.READS + " nanoTime and millis calls and " + r.value("generated")
+                + " the slow clocksource (" + AttachTargetApp.READS + " nanoTime and millis calls and " + r.value("generated")
                 + " generated classes' run() in the window): " + counts + "\n" + r);
         assertOnlyTheAgentLineAndJep451(jdk, r.stderr);
     }

@@ -294,7 +294,7 @@ class DoctorIT {
     /** A copy of a jar without the entries whose names start with any of the prefixes. */
     private static Path withoutEntries(Path jar, Path copy, String... prefixes) throws Exception {
         try (InputStream raw = Files.newInputStream(jar); ZipInputStream in = new ZipInputStream(raw);
-             OutputStream rawOut = Files.newOutputStream(copy); ZipOutputStream out = new ZipOutputStream(rawOut)) {
+                OutputStream rawOut = Files.newOutputStream(copy); ZipOutputStream out = new ZipOutputStream(rawOut)) {
             entries:
             for (ZipEntry e; (e = in.getNextEntry()) != null; ) {
                 for (String prefix : prefixes) {

@@ -161,7 +161,11 @@ final class HostMachine {
      * off the system clock (which one is the decision's business, not the calling test's).
      */
     static void assertActiveBackends(String backends, Object context) {
-        if (hasTscClock()) {
+        // The cross-CPU check runs in every JVM: on a VM whose vCPUs' TSCs disagree by a few ticks now
+        // and then (seen here: once in 484 tests, 4 ticks), it fails and the TSC is rightly not used
+        // (activation.tsc-checks); the start line says so, and the run is judged like a host without one.
+        boolean tscRefusedThisRun = String.valueOf(context).contains("TSC not used: the cross-CPU check failed: the TSC went backwards");
+        if (hasTscClock() && !tscRefusedThisRun) {
             org.junit.jupiter.api.Assertions.assertEquals(backendsWithTsc(), backends, String.valueOf(context));
         } else {
             org.junit.jupiter.api.Assertions.assertFalse(ForkedJvm.onSystemBackends(backends),
