@@ -188,6 +188,36 @@ class TheftIT {
         assertNoStackTrace(attach, context);
     }
 
+    /**
+     * Where the entry answered alone (a fast machine, plain settings), the module's helpers were never
+     * defined: the application can define a PrivateModule of its own next to the entry before anyone
+     * loads the agent again. A raw loadAgent (the commands would only show the status) must be refused.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aPrivateModuleDefinedAfterTheEntryAnsweredGetsNoInstrumentation(Jdk jdk) throws Exception {
+        Path trigger = temp.resolve("go");
+        ForkedJvm.Result r;
+        try (ForkedJvm.Running app = attachable(ForkedJvm.on(jdk).agentArgs(Fixtures.fastMachine()), jdk)
+                .main(SplitPackageApp.class, "attach", fakes.toString(), trigger.toString()).start()) {
+            app.awaitLine("waiting=1");
+            com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(app.pid()));
+            try {
+                vm.loadAgent(ForkedJvm.agentJar().toString(), "mode=on");
+            } finally {
+                vm.detach();
+            }
+            Files.createFile(trigger);
+            r = app.finish();
+        }
+        report("PrivateModule defined after the entry answered", jdk, r);
+        assertNoTheft(r);
+        assertTrue(r.stderr.startsWith("fastclock: inactive: system clocks are fast here"), "the entry answered first\n" + r);
+        assertTrue(r.stderr.contains("fastclock: agentmain refused: a class named io.fastclock.entry.PrivateModule was defined"
+                + " by other code before fastclock's"), "the second load refused, and said why\n" + r);
+        assertNoStackTrace(r.stderr, r.toString());
+    }
+
     // ---- 4. a class named like the runtime in the application's loader -----------------------------
 
     @ParameterizedTest(name = "{0}")
