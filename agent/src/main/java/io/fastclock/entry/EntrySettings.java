@@ -5,9 +5,9 @@ import java.util.Map;
 
 /**
  * The settings the entry reads before the agent's module exists, with the precedence of every
- * setting (agent argument, then {@code -Dfastclock.*}, then {@code FASTCLOCK_*}): {@code start}, and
- * whether the settings are <em>plain</em>, which lets the entry answer alone on a machine whose
- * system clocks are fast ({@link FastClocksAtEntry}).
+ * setting (agent argument, then {@code -Dfastclock.*}, then {@code FASTCLOCK_*}): whether they are
+ * <em>plain</em>, which lets the entry answer alone on a machine whose system clocks are fast
+ * ({@link FastClocksAtEntry}).
  *
  * <p>Plain means that every choice is left to auto and nothing is asked that only the module does:
  * no setting but {@value #PLAIN_KEYS_TEXT}, each with a value the module's io.fastclock.config.Settings
@@ -71,15 +71,6 @@ final class EntrySettings {
             }
         }
         plain = false;
-    }
-
-    /**
-     * start=background, the default; a bad value leaves premain as it is, so that the module rejects
-     * it before main runs.
-     */
-    boolean background() {
-        String start = values.get("start");
-        return start == null || start.equalsIgnoreCase("background");
     }
 
     /** Every choice auto and nothing else asked, each value one Settings accepts. */

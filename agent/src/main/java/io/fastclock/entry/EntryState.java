@@ -104,14 +104,7 @@ final class EntryState implements Runnable {
     public void run() {
         Instrumentation handed = inst;
         inst = null;
-        long deadline = System.nanoTime() + PUBLISH_AFTER_MS * 1_000_000L;
-        for (long left; (left = deadline - System.nanoTime()) > 0; ) {
-            try {
-                Thread.sleep(left / 1_000_000L + 1);
-            } catch (InterruptedException e) {
-                // an application interrupting every thread does not stop the publication
-            }
-        }
+        AgentEntry.pause(PUBLISH_AFTER_MS);
         try {
             Properties agentProperties = agentProperties(handed);
             mirror(VERSION, values[VERSION_INDEX]);

@@ -1,9 +1,9 @@
 package io.fastclock.entry;
 
 /**
- * Defines the helpers that define and start the agent's module (PrivateModule, BackgroundStart), on
+ * Defines the helpers that define the agent's module (PrivateModule and its nested classes), on
  * first use: the entry asks {@link #REFUSAL} before it calls any of them. The answer is a final
- * field of a class the entry defined itself at initialisation, so no code can change it; the JVM
+ * field of a class the entry defined itself with the other helpers, so no code can change it; the JVM
  * runs this initialiser once. Code that defines a class of one of their names first (as
  * {@link AgentEntry} explains) makes the answer a refusal, for good: the entry then never calls them.
  */

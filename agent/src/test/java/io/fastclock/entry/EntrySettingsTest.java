@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The entry reads its settings before the module exists: start= as the module's Settings read it,
+ * The entry reads its settings before the module exists: start= as the module's Settings read it
+ * (AgentEntry, on premain's thread),
  * and "plain" only where Settings would accept the same settings and leave every choice to auto.
  */
 class EntrySettingsTest {
@@ -44,7 +45,7 @@ class EntrySettingsTest {
         if (env != null) {
             environment.put("FASTCLOCK_START", env);
         }
-        assertEquals(background, EntrySettings.read(args, props, environment).background());
+        assertEquals(background, AgentEntry.startsInBackground(args, props, environment.get(AgentEntry.START_VARIABLE)));
         assertEquals(background, Settings.parse(args, props, environment).start() == Settings.Start.BACKGROUND);
     }
 

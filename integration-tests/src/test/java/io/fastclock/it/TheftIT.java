@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.it.apps.theft.BackgroundRaceApp;
+import io.fastclock.it.apps.theft.FakeBackgroundStart;
 import io.fastclock.it.apps.theft.FakeJarModuleReader;
 import io.fastclock.it.apps.theft.FakeLaunch;
 import io.fastclock.it.apps.theft.FakeModuleApp;
@@ -37,8 +38,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * system properties (apps.theft.Loot), and the app prints stolen=0|1.
  *
  * <ol>
- *   <li>start=background: main defines a fake PrivateModule$JarModuleReader (serving a fake Launch)
- *       or PrivateModule next to AgentEntry while the agent starts;</li>
+ *   <li>start=background: main defines a fake PrivateModule$JarModuleReader (serving a fake Launch),
+ *       PrivateModule or BackgroundStart next to AgentEntry while the agent starts;</li>
  *   <li>a module layer of the application's own with a module io.fastclock.agent whose Launch
  *       provides Function, then the operator's detach (and attach, then detach);</li>
  *   <li>io/fastclock/entry/PrivateModule ahead of fastclock.jar on the class path; or defined next
@@ -54,6 +55,8 @@ class TheftIT {
     static final String LAUNCH = "io/fastclock/agent/Launch";
     static final String PRIVATE_MODULE = "io/fastclock/entry/PrivateModule";
     static final String JAR_MODULE_READER = PRIVATE_MODULE + "$JarModuleReader";
+    /** Handed the Instrumentation by the start thread, once the entry's helpers are defined. */
+    static final String BACKGROUND_START = "io/fastclock/entry/BackgroundStart";
     static final String FAST_CLOCK = "io/fastclock/runtime/FastClock";
     /** A clock read outside the JDK's by more than this did not come from the system or fastclock. */
     static final long MAX_NANOS_OUTSIDE = 10_000_000L;
@@ -71,6 +74,7 @@ class TheftIT {
                 LAUNCH, RenamedClasses.renamed(FakeLaunch.class, LAUNCH),
                 JAR_MODULE_READER, RenamedClasses.renamed(FakeJarModuleReader.class, JAR_MODULE_READER),
                 PRIVATE_MODULE, RenamedClasses.renamed(FakePrivateModule.class, PRIVATE_MODULE),
+                BACKGROUND_START, RenamedClasses.renamed(FakeBackgroundStart.class, BACKGROUND_START),
                 FAST_CLOCK, RenamedClasses.renamed(ShadowFastClock.class, FAST_CLOCK),
                 RenamedClasses.internalName(ForeignClock.class), RenamedClasses.renamed(ForeignClock.class,
                         Map.of(RenamedClasses.internalName(StandInMillisClock.class), "io/fastclock/runtime/MillisClock")),
@@ -87,6 +91,7 @@ class TheftIT {
         for (Jdk jdk : Jdk.all()) {
             cases.add(Arguments.of(jdk, JAR_MODULE_READER));
             cases.add(Arguments.of(jdk, PRIVATE_MODULE));
+            cases.add(Arguments.of(jdk, BACKGROUND_START));
         }
         return cases;
     }

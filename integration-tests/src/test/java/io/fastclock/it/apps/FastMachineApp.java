@@ -8,17 +8,18 @@ import java.util.stream.Collectors;
 
 /**
  * Runs until its trigger file exists (args: TRIGGER), so that a command can read its state; then
- * prints what fastclock left in the process: the mirror of its verdict, the libfastclock.so mapped
+ * prints what fastclock left in the process: the mirror of its verdict (also as main began), the libfastclock.so mapped
  * (/proc/self/maps), and the threads whose name starts with "fastclock".
  */
 public final class FastMachineApp {
     public static void main(String[] args) throws Exception {
-        System.out.println("active=" + System.getProperty("fastclock.active"));
+        System.out.println("activeAtMain=" + System.getProperty("fastclock.active"));
         System.out.println("waiting=1");
         Path trigger = Paths.get(args[0]);
         for (int i = 0; i < 60_000 && !Files.exists(trigger); i++) {
             Thread.sleep(10);
         }
+        System.out.println("active=" + System.getProperty("fastclock.active"));
         String mapped = Files.readAllLines(Paths.get("/proc/self/maps")).stream()
                 .filter(l -> l.contains("libfastclock"))
                 .map(l -> l.substring(l.indexOf('/')))

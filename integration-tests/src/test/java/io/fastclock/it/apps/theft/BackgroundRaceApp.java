@@ -2,8 +2,8 @@ package io.fastclock.it.apps.theft;
 
 /**
  * Races start=background's thread: first thing in main, defines a fake of one of the agent's entry
- * classes ({@code io/fastclock/entry/PrivateModule$JarModuleReader}, which serves a fake Launch, or
- * {@code io/fastclock/entry/PrivateModule}) next to AgentEntry, then reports whether a fake was handed
+ * classes ({@code io/fastclock/entry/PrivateModule$JarModuleReader}, which serves a fake Launch,
+ * {@code io/fastclock/entry/PrivateModule} or {@code io/fastclock/entry/BackgroundStart}) next to AgentEntry, then reports whether a fake was handed
  * the Instrumentation once the agent has decided. Args: the fakes' directory, the internal name to define.
  */
 public final class BackgroundRaceApp {
