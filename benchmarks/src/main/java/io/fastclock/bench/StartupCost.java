@@ -76,6 +76,8 @@ public final class StartupCost {
         long hwmKb;
         long rssKb;
         long loadNanos;
+        /** The loading thread's CPU time (schedstat), where the child printed it. */
+        long loadCpuNanos = -1;
         String stderr;
         int exit;
     }
@@ -129,7 +131,9 @@ public final class StartupCost {
         copyClass(VerdictTime.class, appDir);
         Path vmLog = work.resolve("startuptime.log");
         Path emptyAgent = work.resolve("empty-agent.jar");
-        writeEmptyAgentJar(emptyAgent);
+        writeEmptyAgentJar(emptyAgent, false);
+        Path hookAgent = work.resolve("no-op-transformer.jar");
+        writeEmptyAgentJar(hookAgent, true);
         Path genJar = work.resolve("gen.jar");
         writeGeneratedClasses(genJar, classes);
 
@@ -200,6 +204,7 @@ public final class StartupCost {
         List<Config> loadConfigs = new ArrayList<>();
         loadConfigs.add(new Config("bare", false));
         loadConfigs.add(new Config("empty agent", false, empty));
+        loadConfigs.add(new Config("no-op transformer", false, "-javaagent:" + hookAgent + "=" + EmptyAgent.TRANSFORMER));
         if (old != null) {
             loadConfigs.add(new Config(oldLabel + "mode=on", false, old + "=mode=on"));
         }
@@ -248,6 +253,9 @@ public final class StartupCost {
             s.put("wallMs", stats(wall, 1e6));
             if (load) {
                 s.put("loadMs", stats(e.getValue().stream().mapToLong(r -> r.loadNanos).toArray(), 1e6));
+                if (e.getValue().stream().allMatch(r -> r.loadCpuNanos >= 0)) {
+                    s.put("loadCpuMs", stats(e.getValue().stream().mapToLong(r -> r.loadCpuNanos).toArray(), 1e6));
+                }
             } else {
                 s.put("createVmMs", stats(e.getValue().stream().mapToLong(r -> r.createVmMicros).toArray(), 1e3));
                 s.put("vmHwmKb", stats(e.getValue().stream().mapToLong(r -> r.hwmKb).toArray(), 1));
@@ -358,6 +366,9 @@ public final class StartupCost {
                 r.rssKb = Long.parseLong(f[2]);
             } else if (f[0].equals("load") && f.length >= 2) {
                 r.loadNanos = Long.parseLong(f[1]);
+                if (f.length >= 5) {
+                    r.loadCpuNanos = Long.parseLong(f[4]);
+                }
             } else if (f[0].equals("main") && f.length >= 2) {
                 r.mainMs = Long.parseLong(f[1]);
             } else if (f[0].equals("verdict") && f.length >= 2 && !f[1].equals("none")) {
@@ -379,10 +390,11 @@ public final class StartupCost {
             System.out.printf("%-44s %10.1f %10.1f %10.1f %12.1f %10.1f%n", e.getKey(), w[w.length / 2] / 1e6, w[0] / 1e6,
                     w[w.length - 1] / 1e6, v[v.length / 2] / 1e3, h[h.length / 2] / 1024.0);
         }
-        System.out.printf("%-44s %10s (%d classes)%n", "class loading", "median ms", classes);
+        System.out.printf("%-44s %10s %10s (%d classes)%n", "class loading", "median ms", "CPU ms", classes);
         for (Map.Entry<String, List<Run>> e : load.entrySet()) {
             long[] w = e.getValue().stream().mapToLong(r -> r.loadNanos).sorted().toArray();
-            System.out.printf("%-44s %10.1f%n", e.getKey(), w[w.length / 2] / 1e6);
+            long[] cpu = e.getValue().stream().mapToLong(r -> r.loadCpuNanos).sorted().toArray();
+            System.out.printf("%-44s %10.1f %10.1f%n", e.getKey(), w[w.length / 2] / 1e6, cpu[cpu.length / 2] / 1e6);
         }
     }
 
@@ -395,18 +407,25 @@ public final class StartupCost {
         }
     }
 
-    private static void writeEmptyAgentJar(Path jar) throws IOException {
+    private static void writeEmptyAgentJar(Path jar, boolean canRetransform) throws IOException {
         Manifest mf = new Manifest();
         mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         mf.getMainAttributes().putValue("Premain-Class", EmptyAgent.class.getName());
-        String res = EmptyAgent.class.getName().replace('.', '/') + ".class";
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), mf);
-                InputStream in = EmptyAgent.class.getClassLoader().getResourceAsStream(res)) {
-            out.putNextEntry(new JarEntry(res));
-            out.write(in.readAllBytes());
-            out.closeEntry();
+        if (canRetransform) {
+            mf.getMainAttributes().putValue("Can-Retransform-Classes", "true");
+        }
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), mf)) {
+            for (Class<?> c : new Class<?>[] {EmptyAgent.class, EmptyAgent.NoChange.class}) {
+                String res = c.getName().replace('.', '/') + ".class";
+                try (InputStream in = c.getClassLoader().getResourceAsStream(res)) {
+                    out.putNextEntry(new JarEntry(res));
+                    out.write(in.readAllBytes());
+                    out.closeEntry();
+                }
+            }
         }
     }
+
 
     /** gen.C0 .. gen.C(n-1), each: public static long t() { return System.currentTimeMillis() + i; } */
     static void writeGeneratedClasses(Path jar, int n) throws IOException {
