@@ -66,8 +66,8 @@ final class AgentStartup {
      * @param note what the start line ends with (how it was decided), or ""
      */
     static void start(Settings settings, Instrumentation inst, MachineProbe probe, AgentLog log, int loadedBeforeAgent,
-            String how, boolean background, String note) throws ReflectiveOperationException {
-        boolean attached = how.equals("agentmain") || background;
+            EntryPoint how, boolean background, String note) throws ReflectiveOperationException {
+        boolean attached = how == EntryPoint.AGENTMAIN || background;
         long started = System.nanoTime() - probe.elapsedNanos; // for log=debug's start-up figure
         Decision decision = probe.decision;
         TscClock tsc = null;
@@ -133,7 +133,7 @@ final class AgentStartup {
         if (lagChecked != null) {
             startLagWatch(lagChecked, probe, decision, log);
         }
-        Telemetry.started(settings, ActivationFactsOf.decision(how, startLine, probe, settings), AgentState.READER);
+        Telemetry.started(settings, ActivationFactsOf.decision(how.methodName(), startLine, probe, settings), AgentState.READER);
         Telemetry.retransformed((int) (stats.rewritten() + jdkStats.rewritten()),
                 (int) (stats.callSites() + jdkStats.callSites()), early.elapsedNanos);
         if (tsc != null) {

@@ -44,21 +44,21 @@ public final class FastclockAgent {
     }
 
     /**
-     * Called by {@link Launch} once the JVM's own Instrumentation is checked.
-     *
-     * @param how premain or agentmain
-     * @param background premain's work on start=background's thread, while main runs: what has
-     *     loaded meanwhile is taken over as an attach takes over a running JVM
-     * @param propertiesAtPremain with background, the fastclock.* system properties as premain saw
-     *     them: the settings come from those, not from what the application may have set since (an
-     *     attach takes them from those the JVM was launched with, for the same reason)
+     * Called by {@link Launch} once the JVM's own Instrumentation is checked. With
+     * {@link Handoff#background}, premain's work on start=background's thread, while main runs: what
+     * has loaded meanwhile is taken over as an attach takes over a running JVM, and the settings come
+     * from the properties premain saw (an attach takes them from those the JVM was launched with, for
+     * the same reason).
      */
-    static void start(String args, Instrumentation inst, String how, boolean background,
-            Map<String, String> propertiesAtPremain) {
+    static void start(Handoff handoff) {
+        String args = handoff.agentArgs;
+        Instrumentation inst = handoff.inst;
+        EntryPoint how = handoff.entryPoint;
+        boolean background = handoff.background();
         try {
             Class<?>[] loaded = inst.getAllLoadedClasses();
             Module earlier = EarlierCopy.find(loaded, FastclockAgent.class.getModule());
-            if (DETACH.equals(args) && how.equals("agentmain")) {
+            if (DETACH.equals(args) && how == EntryPoint.AGENTMAIN) {
                 // java -jar fastclock.jar detach PID: the copy that started does the work.
                 if (earlier == null) {
                     System.err.println(OneLine.PREFIX + "nothing to detach: fastclock is not loaded in this JVM");
@@ -73,11 +73,11 @@ public final class FastclockAgent {
             }
             started = true;
             AgentState.open(inst);
-            AgentState.started(how);
+            AgentState.started(how.methodName());
             Settings settings;
             try {
-                Map<String, String> properties = how.equals("agentmain") ? LaunchProperties.fastclockOnes(inst)
-                        : propertiesAtPremain;
+                Map<String, String> properties = how == EntryPoint.AGENTMAIN ? LaunchProperties.fastclockOnes(inst)
+                        : handoff.propertiesAtPremain;
                 settings = properties != null ? Settings.parse(args, properties, System.getenv()) : Settings.fromSystem(args);
             } catch (SettingsException e) {
                 String line = e.getMessage() + "; fastclock is off and the application runs on the system clocks";
@@ -103,7 +103,7 @@ public final class FastclockAgent {
                     System.err.println(OneLine.escape(fastHere));
                 }
                 AgentState.inactive(fastHere);
-                Telemetry.started(settings, ActivationFacts.inactive(how, OneLine.withoutPrefix(fastHere),
+                Telemetry.started(settings, ActivationFacts.inactive(how.methodName(), OneLine.withoutPrefix(fastHere),
                         new MachineReader(settings.sysfsRoot(), settings.procfsRoot()).readCurrentClocksource(new ArrayList<>()),
                         settings.thresholdNs()), AgentState.READER);
                 return;
@@ -124,7 +124,7 @@ public final class FastclockAgent {
      *
      * @param attempt 0 for the first measurement
      */
-    static void decide(Settings settings, Instrumentation inst, String how, boolean background, int loadedBefore,
+    static void decide(Settings settings, Instrumentation inst, EntryPoint how, boolean background, int loadedBefore,
             int attempt) throws Exception {
         AgentLog log = new AgentLog(settings.log());
         MachineProbe probe = MachineProbe.run(settings, false, new BootstrapInjector.RuntimeDefiner(inst));
@@ -164,7 +164,7 @@ public final class FastclockAgent {
             String line = probe.decision.summary() + probe.nativeNote() + note;
             log.info(line);
             AgentState.inactive(line);
-            Telemetry.started(settings, ActivationFactsOf.decision(how, line, probe, settings), AgentState.READER);
+            Telemetry.started(settings, ActivationFactsOf.decision(how.methodName(), line, probe, settings), AgentState.READER);
             return;
         }
         BootstrapInjector.defineRuntime(inst);

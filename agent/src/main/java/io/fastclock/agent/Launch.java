@@ -4,8 +4,6 @@ import io.fastclock.commands.Commands;
 import io.fastclock.config.OneLine;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -15,10 +13,7 @@ import java.util.function.Function;
  * exists that application code could follow back here; every later call is refused, whoever makes
  * it. The agent starts only with the JVM's own Instrumentation.
  *
- * <p>{@code apply({"premain"|"agentmain", String agentArgs, Instrumentation})},
- * {@code apply({"premain", String agentArgs, Instrumentation, Boolean.TRUE, Map<String, String>})} from
- * start=background's thread (the map: the fastclock.* system properties as premain saw them), or
- * {@code apply({"main", String[] commandLine})}.
+ * <p>Its one argument is a {@link Handoff}'s array, typed here before anything else reads it.
  */
 public final class Launch implements Function<Object[], Object> {
     private static final ClassFileTransformer NEVER_ADDED = new ClassFileTransformer() {};
@@ -31,8 +26,12 @@ public final class Launch implements Function<Object[], Object> {
             System.err.println(OneLine.PREFIX + "refused: this copy of fastclock has been started already");
             return null;
         }
-        String how = (String) args[0];
-        if (how.equals("main")) {
+        Handoff handoff = Handoff.read(args);
+        if (handoff == null) {
+            System.err.println(OneLine.PREFIX + "refused: not a hand-off from fastclock's entry");
+            return null;
+        }
+        if (handoff.entryPoint == EntryPoint.MAIN) {
             // The command line's runtime comes from this module's parent loader (io.fastclock.entry.PrivateModule).
             // An agent's module has none: the commands run only in a module defined for the command line,
             // never in an agent's, which has native access and the host's settings to act on.
@@ -42,16 +41,14 @@ public final class Launch implements Function<Object[], Object> {
                 return null;
             }
             Launch.class.getModule().addReads(runtime.getUnnamedModule());
-            Commands.main((String[]) args[1]);
+            Commands.main(handoff.commandLine);
             return null;
         }
-        Instrumentation inst = (Instrumentation) args[2];
-        if (!isTheJvms(inst)) {
-            System.err.println(OneLine.PREFIX + OneLine.escape(how) + " refused: not the JVM's Instrumentation");
+        if (!isTheJvms(handoff.inst)) {
+            System.err.println(OneLine.PREFIX + handoff.entryPoint.methodName() + " refused: not the JVM's Instrumentation");
             return null;
         }
-        boolean background = args.length > 4 && Boolean.TRUE.equals(args[3]) && args[4] instanceof Map;
-        FastclockAgent.start((String) args[1], inst, how, background, background ? propertyMap((Map<?, ?>) args[4]) : null);
+        FastclockAgent.start(handoff);
         return null;
     }
 
@@ -59,17 +56,6 @@ public final class Launch implements Function<Object[], Object> {
         boolean first = !spent;
         spent = true;
         return first;
-    }
-
-    /** A copy of premain's map with only String keys and values (it crossed from the class path). */
-    private static Map<String, String> propertyMap(Map<?, ?> given) {
-        Map<String, String> copy = new HashMap<>();
-        for (Map.Entry<?, ?> e : given.entrySet()) {
-            if (e.getKey() instanceof String && e.getValue() instanceof String) {
-                copy.put((String) e.getKey(), (String) e.getValue());
-            }
-        }
-        return copy;
     }
 
     /** The JDK's own class, and an instance the JVM made ({@link #madeByItsConstructor}). */

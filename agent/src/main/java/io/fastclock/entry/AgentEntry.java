@@ -48,6 +48,9 @@ public final class AgentEntry extends ClassValue<String> implements Runnable {
      */
     static final long START_DELAY_MS = 20;
     private static final String JVM_INSTRUMENTATION = "sun.instrument.InstrumentationImpl";
+    static final String PREMAIN = "premain";
+    static final String AGENTMAIN = "agentmain";
+    static final String MAIN = "main";
     /** {@code start}'s variable, read on premain's thread; the start thread reads the others. */
     static final String START_VARIABLE = "FASTCLOCK_START";
 
@@ -79,14 +82,14 @@ public final class AgentEntry extends ClassValue<String> implements Runnable {
     public static void premain(String args, Instrumentation inst) {
         StackWalker walker = classRetainingWalker();
         if (walker != null) {
-            agent("premain", args, inst, walker.getCallerClass());
+            agent(PREMAIN, args, inst, walker.getCallerClass());
         }
     }
 
     public static void agentmain(String args, Instrumentation inst) {
         StackWalker walker = classRetainingWalker();
         if (walker != null) {
-            agent("agentmain", args, inst, walker.getCallerClass());
+            agent(AGENTMAIN, args, inst, walker.getCallerClass());
         }
     }
 
@@ -107,7 +110,7 @@ public final class AgentEntry extends ClassValue<String> implements Runnable {
             return;
         }
         try {
-            PrivateModule.define(true).launch(new Object[] {"main", args});
+            PrivateModule.define(true).launchCommandLine(args);
         } catch (Exception e) {
             System.err.println("fastclock: cannot start: " + oneLine(String.valueOf(e)));
             System.exit(1);
@@ -139,7 +142,7 @@ public final class AgentEntry extends ClassValue<String> implements Runnable {
                 System.err.println("fastclock: " + how + " refused: " + oneLine(refusal));
                 return;
             }
-            boolean premain = how.equals("premain");
+            boolean premain = how.equals(PREMAIN);
             Map<String, String> properties = premain ? settingsProperties(System.getProperties()) : null;
             if (premain && startsInBackground(args, properties, System.getenv(START_VARIABLE))) {
                 Thread t = new Thread(new AgentEntry(args, inst, properties), THREAD_NAME);
@@ -159,7 +162,7 @@ public final class AgentEntry extends ClassValue<String> implements Runnable {
                 System.err.println("fastclock: " + how + " refused: " + oneLine(ModuleHelpers.REFUSAL));
                 return;
             }
-            PrivateModule.define(false).launch(new Object[] {how, args, inst});
+            PrivateModule.define(false).launchAgent(how, args, inst, null);
         } catch (Throwable t) {
             notStarted(t);
         }

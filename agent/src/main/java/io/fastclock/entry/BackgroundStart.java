@@ -25,6 +25,6 @@ final class BackgroundStart {
             System.err.println("fastclock: premain refused: " + AgentEntry.oneLine(ModuleHelpers.REFUSAL));
             return;
         }
-        PrivateModule.define(false).launch(new Object[] {"premain", args, inst, Boolean.TRUE, properties});
+        PrivateModule.define(false).launchAgent(AgentEntry.PREMAIN, args, inst, properties);
     }
 }

@@ -47,7 +47,7 @@ final class EntryState implements Runnable {
 
     /** @param reason the start line without its prefix */
     private EntryState(String reason, Instrumentation inst) {
-        this.values = new String[] {"premain", UNKNOWN_VERSION, reason, SYSTEM, SYSTEM, SYSTEM, "false"};
+        this.values = new String[] {AgentEntry.PREMAIN, UNKNOWN_VERSION, reason, SYSTEM, SYSTEM, SYSTEM, "false"};
         this.inst = inst;
     }
 

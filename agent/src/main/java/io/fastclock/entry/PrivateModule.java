@@ -3,6 +3,7 @@ package io.fastclock.entry;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.instrument.Instrumentation;
 import java.lang.module.Configuration;
 import java.lang.module.ModuleDescriptor;
 import java.lang.module.ModuleFinder;
@@ -15,6 +16,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
@@ -137,18 +139,44 @@ final class PrivateModule {
         return manifest == null ? null : manifest.getMainAttributes().getValue("Implementation-Version");
     }
 
-    /** Calls the module's one entry; {@code args} as io.fastclock.agent.Launch expects them. */
+    /**
+     * Starts the agent in the module.
+     *
+     * @param propertiesAtPremain on start=background's thread, the fastclock.* system properties premain
+     *     saw; else null
+     */
+    void launchAgent(String entryPoint, String agentArgs, Instrumentation inst, Map<String, String> propertiesAtPremain)
+            throws Exception {
+        launch(agentHandoff(entryPoint, agentArgs, inst, propertiesAtPremain));
+    }
+
+    /** Runs {@code java -jar fastclock.jar}'s command in the module. */
+    void launchCommandLine(String[] commandLine) throws Exception {
+        enableNativeAccess(controller.layer().findModule(NAME).orElseThrow(IllegalStateException::new));
+        launch(commandLineHandoff(commandLine));
+    }
+
+    /**
+     * The hand-off's one layout, which io.fastclock.agent.Handoff reads (the two share no class but the
+     * JDK's; HandoffTest holds them together): entry point, arguments, Instrumentation, properties.
+     */
+    static Object[] agentHandoff(String entryPoint, String agentArgs, Instrumentation inst, Map<String, String> propertiesAtPremain) {
+        return new Object[] {entryPoint, agentArgs, inst, propertiesAtPremain};
+    }
+
+    static Object[] commandLineHandoff(String[] commandLine) {
+        return new Object[] {AgentEntry.MAIN, commandLine, null, null};
+    }
+
+    /** Calls the module's one entry, its service provider io.fastclock.agent.Launch. */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    void launch(Object[] args) throws Exception {
+    private void launch(Object[] handoff) {
         Module module = controller.layer().findModule(NAME).orElseThrow(IllegalStateException::new);
-        if ("main".equals(args[0])) {
-            enableNativeAccess(module);
-        }
         Iterator<Function> providers = ServiceLoader.load(controller.layer(), Function.class).iterator();
         while (providers.hasNext()) {
             Function<Object[], Object> provider = providers.next();
             if (provider.getClass().getModule() == module) {
-                provider.apply(args);
+                provider.apply(handoff);
                 return;
             }
         }

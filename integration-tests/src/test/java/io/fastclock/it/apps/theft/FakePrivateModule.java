@@ -1,11 +1,12 @@
 package io.fastclock.it.apps.theft;
 
 import java.lang.instrument.Instrumentation;
+import java.util.Map;
 
 /**
  * Template of a fake {@code io.fastclock.entry.PrivateModule} (TheftIT renames it), with the calls
- * AgentEntry and BackgroundStart made on it at 447fee3: {@code PrivateModule.define(boolean).launch(Object[])},
- * the Instrumentation among the arguments.
+ * AgentEntry and BackgroundStart make on it: {@code PrivateModule.define(boolean).launchAgent(...)},
+ * the Instrumentation among the arguments, or {@code launchCommandLine(String[])}.
  */
 public final class FakePrivateModule {
     private FakePrivateModule() {}
@@ -14,11 +15,11 @@ public final class FakePrivateModule {
         return new FakePrivateModule();
     }
 
-    public void launch(Object[] args) {
-        for (Object arg : args) {
-            if (arg instanceof Instrumentation) {
-                System.getProperties().put(Loot.KEY, arg);
-            }
-        }
+    public void launchAgent(String entryPoint, String agentArgs, Instrumentation inst, Map<String, String> properties) {
+        System.getProperties().put(Loot.KEY, inst);
+    }
+
+    public void launchCommandLine(String[] commandLine) {
+        // no Instrumentation to take
     }
 }
