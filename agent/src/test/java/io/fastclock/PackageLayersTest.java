@@ -33,7 +33,8 @@ class PackageLayersTest {
             "nativelib", // extracting and loading libfastclock, JNA as a module of its own
             "measure",   // timing the clocks and checking the TSC
             "rewrite",   // the bytecode rewriting of clock call sites
-            "probe",     // reading the machine, measuring, and the decision with its reasons
+            "probe",     // reading the machine and measuring
+            "decide",    // the decision: its rules and their reasons
             "observe",   // JFR events and the MBean
             "doctor",    // the doctor's report
             "attach",    // reaching another JVM: jdk.attach, or Byte Buddy's protocol over JNA or a java.nio socket

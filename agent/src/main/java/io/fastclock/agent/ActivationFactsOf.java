@@ -4,16 +4,18 @@ import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.observe.ActivationFacts;
 import io.fastclock.config.Backend;
-import io.fastclock.probe.Decision;
+import io.fastclock.decide.Decision;
 import io.fastclock.probe.MachineProbe;
 import io.fastclock.probe.Measurements;
+import io.fastclock.decide.ProbedDecision;
 
 /** The Activation event's and the MBean's view of a probe's decision. */
 final class ActivationFactsOf {
     private ActivationFactsOf() {}
 
-    static ActivationFacts decision(String how, String startLine, MachineProbe probe, Settings settings) {
-        Decision d = probe.decision;
+    static ActivationFacts decision(String how, String startLine, ProbedDecision probed, Settings settings) {
+        MachineProbe probe = probed.probe();
+        Decision d = probed.decision();
         Measurements m = probe.measurements;
         return new ActivationFacts(how, d.active(), OneLine.withoutPrefix(startLine),
                 probe.facts.currentClocksource(), d.millis().backend().settingName(), d.millis().reason(),

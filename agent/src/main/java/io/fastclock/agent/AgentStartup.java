@@ -6,8 +6,8 @@ import io.fastclock.observe.Telemetry;
 import io.fastclock.observe.TscClockFigures;
 import io.fastclock.config.Backend;
 import io.fastclock.config.BackendNames;
-import io.fastclock.probe.Decision;
-import io.fastclock.probe.JavaTimeCoverage;
+import io.fastclock.decide.Decision;
+import io.fastclock.decide.JavaTimeCoverage;
 import io.fastclock.probe.MachineProbe;
 import io.fastclock.probe.Measurements;
 import io.fastclock.probe.TscClockStarter;
@@ -37,6 +37,7 @@ import io.fastclock.clock.TscClock;
 import io.fastclock.clock.TscEpoch;
 import io.fastclock.clock.TscMillis;
 import io.fastclock.clock.TscNanos;
+import io.fastclock.decide.ProbedDecision;
 
 import java.lang.instrument.Instrumentation;
 import java.util.function.LongSupplier;
@@ -65,11 +66,12 @@ final class AgentStartup {
      *     has run meanwhile, so what has loaded is taken over as from agentmain
      * @param note what the start line ends with (how it was decided), or ""
      */
-    static void start(Settings settings, Instrumentation inst, MachineProbe probe, AgentLog log, int loadedBeforeAgent,
+    static void start(Settings settings, Instrumentation inst, ProbedDecision probed, AgentLog log, int loadedBeforeAgent,
             EntryPoint how, boolean background, String note) throws ReflectiveOperationException {
         boolean attached = how == EntryPoint.AGENTMAIN || background;
+        MachineProbe probe = probed.probe();
+        Decision decision = probed.decision();
         long started = System.nanoTime() - probe.elapsedNanos; // for log=debug's start-up figure
-        Decision decision = probe.decision;
         TscClock tsc = null;
         if (decision.millis().backend() == Backend.TSC || decision.nanos().backend() == Backend.TSC) {
             tsc = TscClockStarter.start(probe.tscChecks, settings.recheckMs() * 1_000_000L,
@@ -82,7 +84,7 @@ final class AgentStartup {
         if (lagChecked != null) {
             millis = lagChecked;
         }
-        EpochClock epoch = coverage.table().serves(ClockReplacements.Served.EPOCH) ? epochClock(tsc, probe, lagChecked) : null;
+        EpochClock epoch = coverage.table().serves(ClockReplacements.Served.EPOCH) ? epochClock(tsc, probe, decision, lagChecked) : null;
         NanosClock nanos = nanosClock(decision.nanos().backend(), tsc);
         // The runtime's install is public (it lives in the boot loader's unnamed module): only a
         // FastClock that sealed exactly these backends gets call sites rewritten to it. It is not
@@ -121,7 +123,7 @@ final class AgentStartup {
         if (generated != null && !generated.isEmpty()) {
             GeneratedClassesPass.start(retransformer, generated, log);
         }
-        String startLine = decision.summary() + probe.nativeNote() + "; " + millisResolution(decision, probe) + "; "
+        String startLine = decision.summary() + probed.nativeNote() + "; " + millisResolution(decision, probe) + "; "
                 + jdkCoverage(coverage, jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
                 + " classes loaded before the agent rewritten" + note;
         // Said, then published, fastclock.active last: whoever sees the verdict (with start=background,
@@ -133,7 +135,7 @@ final class AgentStartup {
         if (lagChecked != null) {
             startLagWatch(lagChecked, probe, decision, log);
         }
-        Telemetry.started(settings, ActivationFactsOf.decision(how.methodName(), startLine, probe, settings), AgentState.READER);
+        Telemetry.started(settings, ActivationFactsOf.decision(how.methodName(), startLine, probed, settings), AgentState.READER);
         Telemetry.retransformed((int) (stats.rewritten() + jdkStats.rewritten()),
                 (int) (stats.callSites() + jdkStats.callSites()), early.elapsedNanos);
         if (tsc != null) {
@@ -209,18 +211,18 @@ final class AgentStartup {
      *
      * @param lagChecked the watched coarse currentTimeMillis, or null
      */
-    private static EpochClock epochClock(TscClock tsc, MachineProbe probe, LagCheckedMillis lagChecked)
+    private static EpochClock epochClock(TscClock tsc, MachineProbe probe, Decision decision, LagCheckedMillis lagChecked)
             throws ReflectiveOperationException {
         EpochClock jdkRead = systemEpoch();
         if (tsc != null) {
             return new TscEpoch(tsc, jdkRead);
         }
-        EpochClock coarse = coarseEpochClock(probe, jdkRead);
+        EpochClock coarse = coarseEpochClock(probe, decision, jdkRead);
         return lagChecked == null ? coarse : new LagCheckedEpoch(coarse, jdkRead, lagChecked);
     }
 
-    private static EpochClock coarseEpochClock(MachineProbe probe, EpochClock jdkRead) {
-        if (probe.decision.millis().backend() == Backend.JNA_COARSE) {
+    private static EpochClock coarseEpochClock(MachineProbe probe, Decision decision, EpochClock jdkRead) {
+        if (decision.millis().backend() == Backend.JNA_COARSE) {
             MethodHandle read = probe.jna == null ? null : probe.jna.realtimeCoarseNanos();
             if (read == null) {
                 throw new IllegalStateException("JNA's CLOCK_REALTIME_COARSE read cannot be reached");

@@ -1,6 +1,6 @@
 package io.fastclock.agent;
 
-import io.fastclock.probe.DecisionMaker;
+import io.fastclock.decide.DecisionMaker;
 
 /**
  * What the coarse clock's lag watch says: one stderr line when L is restated, one when

@@ -2,7 +2,7 @@ package io.fastclock.agent;
 
 import io.fastclock.clock.LagCheckedMillis;
 import io.fastclock.measure.MillisLagMeter;
-import io.fastclock.probe.CoarseLag;
+import io.fastclock.decide.CoarseLag;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;

@@ -5,10 +5,12 @@ import io.fastclock.config.Settings;
 import io.fastclock.config.SettingsException;
 import io.fastclock.observe.ActivationFacts;
 import io.fastclock.observe.Telemetry;
-import io.fastclock.probe.ActivationRules;
-import io.fastclock.probe.FastSystemClocksCheck;
+import io.fastclock.decide.ActivationRules;
+import io.fastclock.decide.FastSystemClocksCheck;
 import io.fastclock.probe.MachineProbe;
 import io.fastclock.probe.MachineReader;
+import io.fastclock.decide.Decision;
+import io.fastclock.decide.ProbedDecision;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.Map;
@@ -127,8 +129,10 @@ public final class FastclockAgent {
     static void decide(Settings settings, Instrumentation inst, EntryPoint how, boolean background, int loadedBefore,
             int attempt) throws Exception {
         AgentLog log = new AgentLog(settings.log());
-        MachineProbe probe = MachineProbe.run(settings, false, new BootstrapInjector.RuntimeDefiner(inst));
-        if (probe.decisionLimitedByBusyCpus() && attempt < BusyRetry.ATTEMPTS) {
+        ProbedDecision probed = ProbedDecision.run(settings, new BootstrapInjector.RuntimeDefiner(inst));
+        MachineProbe probe = probed.probe();
+        Decision decision = probed.decision();
+        if (probed.limitedByBusyCpus() && attempt < BusyRetry.ATTEMPTS) {
             String line = "undecided: " + probe.busyReason + "; the application runs on the system clocks meanwhile,"
                     + " and fastclock measures again in " + BusyRetry.delayMillis(attempt) + " ms";
             if (attempt == 0 && !background) {
@@ -156,20 +160,20 @@ public final class FastclockAgent {
         for (String problem : probe.facts.problems()) {
             log.debug(problem);
         }
-        for (String warning : probe.decision.warnings()) {
+        for (String warning : decision.warnings()) {
             log.info(warning);
         }
-        if (!probe.decision.active()) {
+        if (!decision.active()) {
             // Inactive: no class defined in the boot loader, no JDK package exported for it.
-            String line = probe.decision.summary() + probe.nativeNote() + note;
+            String line = decision.summary() + probed.nativeNote() + note;
             log.info(line);
             AgentState.inactive(line);
-            Telemetry.started(settings, ActivationFactsOf.decision(how.methodName(), line, probe, settings), AgentState.READER);
+            Telemetry.started(settings, ActivationFactsOf.decision(how.methodName(), line, probed, settings), AgentState.READER);
             return;
         }
         BootstrapInjector.defineRuntime(inst);
         // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
-        AgentStartup.start(settings, inst, probe, log, loadedBefore, how, takeOver, note);
+        AgentStartup.start(settings, inst, probed, log, loadedBefore, how, takeOver, note);
     }
 
     /** @param background on a thread of the agent's own, while the application runs */

@@ -1,6 +1,6 @@
 package io.fastclock.doctor;
 
-import io.fastclock.probe.JavaTimeCoverage;
+import io.fastclock.decide.JavaTimeCoverage;
 import io.fastclock.probe.MachineProbe;
 import io.fastclock.probe.TscClockStarter;
 import io.fastclock.config.Settings;
@@ -10,9 +10,9 @@ import io.fastclock.measure.NativeCostMeter;
 import io.fastclock.measure.TscRead;
 import io.fastclock.config.Backend;
 import io.fastclock.config.BackendNames;
-import io.fastclock.probe.CoarseLag;
-import io.fastclock.probe.Decision;
-import io.fastclock.probe.DecisionMaker;
+import io.fastclock.decide.CoarseLag;
+import io.fastclock.decide.Decision;
+import io.fastclock.decide.DecisionMaker;
 import io.fastclock.probe.Measurements;
 import io.fastclock.runtime.ClockRegistry;
 import io.fastclock.clock.CoarseMillis;
@@ -26,6 +26,7 @@ import io.fastclock.clock.TscClock;
 import io.fastclock.clock.TscEpoch;
 import io.fastclock.clock.TscNanos;
 import io.fastclock.clock.TscTrust;
+import io.fastclock.decide.WorthMeasuring;
 
 import java.time.Instant;
 import java.util.Collections;
@@ -166,7 +167,7 @@ public final class DoctorFacts {
 
     /** Probes the machine and measures what the doctor reports: takes a second or two. */
     public static DoctorFacts collect(Settings settings) {
-        MachineProbe probe = MachineProbe.run(settings, true);
+        MachineProbe probe = MachineProbe.run(settings, true, new WorthMeasuring(settings));
 
         Map<String, Double> nativeCosts = new LinkedHashMap<>();
         TscClock tsc = null;

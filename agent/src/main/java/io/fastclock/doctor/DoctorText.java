@@ -1,12 +1,12 @@
 package io.fastclock.doctor;
 
-import io.fastclock.probe.JavaTimeCoverage;
+import io.fastclock.decide.JavaTimeCoverage;
 import io.fastclock.probe.MachineProbe;
 import io.fastclock.measure.MillisLagMeter;
 import io.fastclock.measure.TscRead;
 import io.fastclock.measure.TscReadChoice;
-import io.fastclock.probe.Decision;
-import io.fastclock.probe.DecisionMaker;
+import io.fastclock.decide.Decision;
+import io.fastclock.decide.DecisionMaker;
 import io.fastclock.probe.MachineFacts;
 
 import java.util.ArrayList;

@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * The answer {@code auto} gives on most machines, found before the agent's module, the native
  * library or any observer exists: the system clocks are fast, so fastclock stays out. The rule and
- * the line are io.fastclock.probe.FastSystemClocksCheck's (the module's copy, which answers for an
+ * the line are io.fastclock.decide.FastSystemClocksCheck's (the module's copy, which answers for an
  * attach and for settings that are not plain; a unit test holds the two together): plain settings
  * ({@link EntrySettings}), a clocksource that is readable and not known to be slow, and both system
  * clocks timed, interpreted, at or under the threshold. Interpreted, a call costs the clock read plus the

@@ -1,7 +1,6 @@
 package io.fastclock.probe;
 
 import io.fastclock.config.BackendNames;
-import io.fastclock.config.Backend;
 import io.fastclock.config.Settings;
 import io.fastclock.measure.CompiledCostMeter;
 import io.fastclock.measure.MillisLagMeter;
@@ -24,7 +23,8 @@ import java.util.function.LongSupplier;
  * Everything the agent and the doctor learn about this machine before deciding: the files
  * (clocksources, CPU flags), the native library, what each clock costs (timed in C, and, where a
  * replacement could be chosen, from compiled Java), how far the coarse clock lags CLOCK_REALTIME,
- * and, when the TSC could be chosen, the TSC checks. Then the decision.
+ * and, when the TSC could be chosen, the TSC checks. What can be chosen is the {@link MeasuringPlan}'s
+ * to say; the decision is made above, from what is measured here (decide.ProbedDecision).
  */
 public final class MachineProbe {
     public final Settings settings;
@@ -43,19 +43,18 @@ public final class MachineProbe {
     /** Null when the TSC checks were not worth running. */
     public final TscChecks tscChecks;
     public final TscHealth tscHealth;
-    public final Decision decision;
     public final long elapsedNanos;
     /** What timing the clocks from compiled Java and measuring the coarse lag took (0 when not done). */
     public final long compiledCostNanos;
     public final long coarseLagNanos;
     /**
      * Why a measurement the decision needed could not finish because the CPUs were busy, or null: then
-     * "unmeasured" is not "slower", and the agent measures again later ({@link #decisionLimitedByBusyCpus}).
+     * "unmeasured" is not "slower", and the agent measures again later (decide.ProbedDecision).
      */
     public final String busyReason;
 
     private MachineProbe(Settings settings, MachineReader reader, MachineFacts facts, NativeLibraryLoader.Result nativeResult,
-            String extractionNotice, JnaLoader.Result jna, NativeStatus nativeStatus, Measurements measurements, TscChecks tscChecks, TscHealth tscHealth, Decision decision,
+            String extractionNotice, JnaLoader.Result jna, NativeStatus nativeStatus, Measurements measurements, TscChecks tscChecks, TscHealth tscHealth,
             long elapsedNanos, long compiledCostNanos, long coarseLagNanos, String busyReason) {
         this.settings = settings;
         this.reader = reader;
@@ -67,7 +66,6 @@ public final class MachineProbe {
         this.measurements = measurements;
         this.tscChecks = tscChecks;
         this.tscHealth = tscHealth;
-        this.decision = decision;
         this.elapsedNanos = elapsedNanos;
         this.compiledCostNanos = compiledCostNanos;
         this.coarseLagNanos = coarseLagNanos;
@@ -75,19 +73,11 @@ public final class MachineProbe {
     }
 
     /**
-     * Whether busy CPUs may have cost the decision something: a measurement was cut short, and the
-     * decision does not already put both clocks on the TSC (the best it can choose).
-     */
-    public boolean decisionLimitedByBusyCpus() {
-        return busyReason != null
-                && !(decision.millis().backend() == Backend.TSC && decision.nanos().backend() == Backend.TSC);
-    }
-
-    /**
      * @param alwaysCheckTsc run the TSC checks, and load JNA, even where the decision cannot use them (the doctor)
+     * @param plan which measurements can change the decision
      */
-    public static MachineProbe run(Settings settings, boolean alwaysCheckTsc) {
-        return run(settings, alwaysCheckTsc, NOTHING);
+    public static MachineProbe run(Settings settings, boolean alwaysCheckTsc, MeasuringPlan plan) {
+        return run(settings, alwaysCheckTsc, NOTHING, plan);
     }
 
     private static final Runnable NOTHING = new Runnable() {
@@ -102,7 +92,7 @@ public final class MachineProbe {
      *     loaded; under -javaagent it defines them in the boot loader, which the agent otherwise does
      *     only once the decision is "active"
      */
-    public static MachineProbe run(Settings settings, boolean alwaysCheckTsc, Runnable beforeJna) {
+    public static MachineProbe run(Settings settings, boolean alwaysCheckTsc, Runnable beforeJna, MeasuringPlan plan) {
         long start = System.nanoTime();
         MachineReader reader = new MachineReader(settings.sysfsRoot(), settings.procfsRoot());
         MachineFacts facts = reader.read();
@@ -134,9 +124,9 @@ public final class MachineProbe {
             if (jna != null && jna.available()) {
                 b.jnaCoarseNs(jna.nanosPerCall(NativeClocks.CLOCK_REALTIME_COARSE, JNA_BATCHES, JNA_CALLS));
             }
-            if (alwaysCheckTsc || replacementPossible(settings, facts, b.build())) {
+            if (alwaysCheckTsc || plan.replacementPossible(facts, b.build())) {
                 long t0 = System.nanoTime();
-                compiledCutShort = measureCompiled(b, settings, facts, nativeStatus, alwaysCheckTsc);
+                compiledCutShort = measureCompiled(b, settings, facts, nativeStatus, alwaysCheckTsc, plan);
                 compiledNanos = System.nanoTime() - t0;
             }
             measurements = b.build();
@@ -148,39 +138,23 @@ public final class MachineProbe {
 
         TscChecks checks = null;
         TscHealth health = TscHealth.notChecked();
-        boolean worthIt = DecisionMaker.tscChecksWorthRunning(settings, facts, nativeStatus)
-                && (settings.mode() == Settings.Mode.ON || slow(settings, facts, measurements)
-                    || settings.millis() == Settings.Millis.TSC || settings.nanos() == Settings.Nanos.TSC);
-        if (loaded.loaded() && NativeClocks.isX86() && (worthIt || alwaysCheckTsc)) {
+        if (loaded.loaded() && NativeClocks.isX86()
+                && (plan.tscChecksWorthRunning(facts, nativeStatus, measurements) || alwaysCheckTsc)) {
             checks = TscChecks.run();
             health = toHealth(checks);
         }
-        Decision decision = new DecisionMaker().decide(settings, facts, measurements, nativeStatus, health);
-        if (loaded.loaded() && (alwaysCheckTsc || coarseChosen(new DecisionMaker().decide(settings, facts,
-                measurements.withCoarseLagNs(0), nativeStatus, health)))) {
-            // The coarse lag only where a coarse clock would be chosen were its lag small: decided
-            // once with no lag, then measured, then decided for real (the decision is pure).
+        if (loaded.loaded() && (alwaysCheckTsc || plan.coarseLagWorthMeasuring(facts, measurements, nativeStatus, health))) {
             long t0 = System.nanoTime();
             measurements = measurements.withCoarseLagNs(jniCoarseLagNs(NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE)));
             lagNanos = System.nanoTime() - t0;
-            decision = new DecisionMaker().decide(settings, facts, measurements, nativeStatus, health);
         }
         String busy = checks != null && checks.crossCpuCutShortByBusyCpus
                 ? "the cross-CPU TSC check could not finish (the CPUs were busy)"
-                : compiledCutShort && slow(settings, facts, measurements)
+                : compiledCutShort && plan.systemClocksMaybeSlow(facts, measurements)
                         ? "the clocks could not all be timed from compiled Java within the budget (the CPUs were busy, or slow)"
                         : null;
-        return new MachineProbe(settings, reader, facts, loaded, extractionRoot.notice(), jna, nativeStatus, measurements, checks, health, decision,
+        return new MachineProbe(settings, reader, facts, loaded, extractionRoot.notice(), jna, nativeStatus, measurements, checks, health,
                 System.nanoTime() - start, compiledNanos, lagNanos, busy);
-    }
-
-    /**
-     * Whether the decision can put a clock on a replacement: only then are the compiled costs and
-     * the coarse lag worth their start-up time.
-     */
-    static boolean replacementPossible(Settings settings, MachineFacts facts, Measurements m) {
-        return settings.mode() == Settings.Mode.ON || slow(settings, facts, m)
-                || settings.millis() != Settings.Millis.AUTO || settings.nanos() != Settings.Nanos.AUTO;
     }
 
     /** The compiled-cost loop's hard budget where the system clocks are cheap: it needs 3-5 ms here under the simulator. */
@@ -220,9 +194,9 @@ public final class MachineProbe {
      */
     /** @return whether a clock it set out to time got no cost within the budget (busy CPUs, or a slow interpreter) */
     private static boolean measureCompiled(Measurements.Builder b, Settings settings, MachineFacts facts, NativeStatus nat,
-            boolean everything) {
+            boolean everything, MeasuringPlan plan) {
         TscRead tscRead = null;
-        if (NativeClocks.isX86() && (everything || DecisionMaker.tscStaticBlocker(facts, nat) == null)) {
+        if (NativeClocks.isX86() && (everything || plan.tscPossible(facts, nat))) {
             NativeCostMeter meter = NativeCostMeter.forStartup();
             double best = Double.NaN;
             for (TscRead r : TscReadChoice.orderedCandidates(NativeClocks.tscFlags())) {
@@ -260,10 +234,6 @@ public final class MachineProbe {
             }
         }
         return false;
-    }
-
-    private static boolean coarseChosen(Decision d) {
-        return d.millis().backend() == Backend.COARSE || d.millis().backend() == Backend.JNA_COARSE;
     }
 
     /** The coarse lag's duration: a tick and a quarter, so that the sawtooth's peak is in it; 2 to 12 ms. */
@@ -306,17 +276,6 @@ public final class MachineProbe {
         return r.get(0).reads > 0 ? r.get(0).worstBehindNs : Measurements.UNKNOWN_LAG;
     }
 
-    /**
-     * Whether either system clock is slow enough that auto would want a replacement (the decision's
-     * rule), or the system clocks were not timed, so that it cannot be ruled out.
-     */
-    private static boolean slow(Settings settings, MachineFacts facts, Measurements m) {
-        boolean knownSlow = facts.clocksourceKnownSlow();
-        return ActivationRules.slow(knownSlow, m.realtimeNs(), settings.thresholdNs())
-                || ActivationRules.slow(knownSlow, m.monotonicNs(), settings.thresholdNs())
-                || Double.isNaN(m.realtimeNs());
-    }
-
     static final int JNA_BATCHES = 5;
     static final int JNA_CALLS = 1_000;
 
@@ -331,8 +290,8 @@ public final class MachineProbe {
         // The system clocks as Java calls them (interpreted, so an upper bound), not JNA's realtime
         // read minus its coarse one: beside JNA's own ~190 ns that difference is noise, and it made
         // a 30 ns clock look like 0 ns on one run and 183 ns (so "slower than JNA") on another.
-        double realtime = FastSystemClocksCheck.upperBoundNanosPerCall(true, 0);
-        double monotonic = FastSystemClocksCheck.upperBoundNanosPerCall(false, 0);
+        double realtime = InterpretedCost.upperBoundNanosPerCall(true, 0);
+        double monotonic = InterpretedCost.upperBoundNanosPerCall(false, 0);
         // All three timed the same way (from Java, interpreted): the comparison is like with like.
         return Measurements.builder()
                 .jnaCoarseNs(coarse)
@@ -369,17 +328,5 @@ public final class MachineProbe {
                 : checks.calibration.problem;
         return new TscHealth(true, checks.cpuidInvariant(), calibrated, calibrated ? null : calibrationProblem,
                 checks.crossCpuOk(), checks.crossCpuProblem);
-    }
-
-    /** What the decision's summary may not say: why the native library or the machine's files were unusable. */
-    public String nativeNote() {
-        StringBuilder note = new StringBuilder();
-        if (!nativeResult.loaded() && !decision.summary().contains(nativeResult.problem)) {
-            note.append(" (").append(nativeResult.problem).append(')');
-        }
-        if (facts.currentClocksource() == null && !facts.problems().isEmpty()) {
-            note.append(" (").append(facts.problems().get(0)).append(')');
-        }
-        return note.toString();
     }
 }

@@ -22,7 +22,7 @@ public final class ClassFilter {
      */
     public static final List<String> BUILT_IN_EXCLUDES = Collections.unmodifiableList(List.of(
             "io/fastclock/runtime/", "io/fastclock/clock/", "io/fastclock/entry/", "io/fastclock/agent/", "io/fastclock/config/", "io/fastclock/probe/",
-            "io/fastclock/rewrite/", "io/fastclock/measure/", "io/fastclock/nativelib/", "io/fastclock/doctor/",
+            "io/fastclock/decide/", "io/fastclock/rewrite/", "io/fastclock/measure/", "io/fastclock/nativelib/", "io/fastclock/doctor/",
             "io/fastclock/jna/", "io/fastclock/observe/", "io/fastclock/attach/", "io/fastclock/commands/",
             "io/fastclock/shaded/", "java/", "jdk/", "sun/", "com/sun/"));
 

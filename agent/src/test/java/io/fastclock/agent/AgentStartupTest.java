@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.config.Settings;
 import io.fastclock.config.Backend;
-import io.fastclock.probe.Choice;
-import io.fastclock.probe.Decision;
-import io.fastclock.probe.JavaTimeCoverage;
+import io.fastclock.decide.Choice;
+import io.fastclock.decide.Decision;
+import io.fastclock.decide.JavaTimeCoverage;
 import io.fastclock.rewrite.ClockTransformer;
 import io.fastclock.config.JdkScope;
 import io.fastclock.rewrite.RewriteStats;

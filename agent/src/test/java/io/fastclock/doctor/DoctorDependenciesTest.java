@@ -14,16 +14,16 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The doctor measures and decides as the agent does, through the probe (probe.MachineProbe,
- * TscClockStarter, JavaTimeCoverage): neither it (its report and its command, commands.DoctorCommand)
- * nor the probe names a class of the agent's start-up (io.fastclock.agent), which is the premain's
+ * The doctor measures and decides as the agent does, through the probe and the decision (probe.MachineProbe,
+ * TscClockStarter, decide.JavaTimeCoverage): neither it (its report and its command, commands.DoctorCommand)
+ * nor those name a class of the agent's start-up (io.fastclock.agent), which is the premain's
  * and changes the JVM.
  */
 class DoctorDependenciesTest {
     @Test
     void theDoctorAndTheProbeNameNoAgentClass() throws IOException {
         List<String> found = new ArrayList<>();
-        for (String pkg : new String[] {"doctor", "probe", "commands"}) {
+        for (String pkg : new String[] {"doctor", "probe", "decide", "commands"}) {
             try (Stream<Path> files = Files.list(classes().resolve(pkg))) {
                 for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".class")
                         && (!pkg.equals("commands") || p.getFileName().toString().startsWith("DoctorCommand")))::iterator) {

@@ -8,7 +8,7 @@ import io.fastclock.config.BackendNames;
 import io.fastclock.config.BuildVersion;
 import io.fastclock.config.PublishedState;
 import io.fastclock.config.Settings;
-import io.fastclock.probe.FastSystemClocksCheck;
+import io.fastclock.decide.FastSystemClocksCheck;
 import io.fastclock.probe.MachineFacts;
 import java.net.URISyntaxException;
 import java.nio.file.Path;

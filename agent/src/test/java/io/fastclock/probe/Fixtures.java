@@ -6,10 +6,10 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 
 /** The fixture machines under src/test/resources/fixtures. */
-final class Fixtures {
+public final class Fixtures {
     private Fixtures() {}
 
-    static Path root(String machine) {
+    public static Path root(String machine) {
         URL url = Fixtures.class.getResource("/fixtures/" + machine);
         if (url == null) {
             throw new IllegalArgumentException("no fixture machine " + machine);
@@ -21,11 +21,11 @@ final class Fixtures {
         }
     }
 
-    static MachineFacts read(String machine) {
+    public static MachineFacts read(String machine) {
         return read(machine, "amd64");
     }
 
-    static MachineFacts read(String machine, String arch) {
+    public static MachineFacts read(String machine, String arch) {
         Path root = root(machine);
         return new MachineReader(root.resolve("sys"), root.resolve("proc"), arch, "0.0-fallback").read();
     }

@@ -61,17 +61,7 @@ class InputsTest {
     }
 
     @Test
-    void decisionAndFactsAreImmutable() {
-        List<String> warnings = new ArrayList<>(Collections.singletonList("w"));
-        Choice sys = new Choice(Backend.SYSTEM, "r", 0);
-        Decision d = new Decision(sys, new Choice(Backend.TSC, "r", 0), warnings, "s");
-        warnings.add("later");
-        assertEquals(1, d.warnings().size());
-        assertThrows(UnsupportedOperationException.class, () -> d.warnings().add("x"));
-        assertTrue(d.active());
-        assertFalse(new Decision(sys, sys, warnings, "s").active());
-        assertThrows(NullPointerException.class, () -> new Choice(null, "r", 0));
-
+    void factsAreImmutable() {
         List<String> flags = new ArrayList<>(Arrays.asList("constant_tsc"));
         MachineFacts f = new MachineFacts("k", "tsc", Arrays.asList("tsc"), flags, "x86_64", null);
         flags.add("nonstop_tsc");

@@ -1,4 +1,4 @@
-package io.fastclock.probe;
+package io.fastclock.decide;
 
 import io.fastclock.config.Backend;
 /** The backend chosen for one clock, why, and the lag it states. Immutable. */

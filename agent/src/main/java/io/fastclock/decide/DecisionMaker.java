@@ -1,8 +1,12 @@
-package io.fastclock.probe;
+package io.fastclock.decide;
 
 import io.fastclock.config.Backend;
 import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
+import io.fastclock.probe.MachineFacts;
+import io.fastclock.probe.Measurements;
+import io.fastclock.probe.NativeStatus;
+import io.fastclock.probe.TscHealth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package io.fastclock.probe;
+package io.fastclock.decide;
 
 import io.fastclock.config.Backend;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.fastclock.probe;
+package io.fastclock.decide;
 
 /**
  * The lag L a coarse currentTimeMillis states (millis.lag in docs/CONTRACT.md), from what the machine

@@ -1,10 +1,13 @@
-package io.fastclock.probe;
+package io.fastclock.decide;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.config.Settings;
+import io.fastclock.probe.Fixtures;
+import io.fastclock.probe.MachineFacts;
+import io.fastclock.probe.Measurements;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

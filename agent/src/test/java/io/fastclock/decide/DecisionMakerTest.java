@@ -1,4 +1,4 @@
-package io.fastclock.probe;
+package io.fastclock.decide;
 
 import io.fastclock.config.Backend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.config.Settings;
+import io.fastclock.probe.Fixtures;
+import io.fastclock.probe.MachineFacts;
+import io.fastclock.probe.Measurements;
+import io.fastclock.probe.NativeStatus;
+import io.fastclock.probe.TscHealth;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.fastclock.probe;
+package io.fastclock.decide;
 
 import io.fastclock.config.Backend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
