@@ -37,13 +37,13 @@ public final class WorthMeasuring implements MeasuringPlan {
 
     @Override
     public boolean tscPossible(MachineFacts facts, NativeStatus libraries) {
-        return DecisionMaker.tscStaticBlocker(facts, libraries) == null;
+        return TscRules.staticBlocker(facts, libraries) == null;
     }
 
     /** The TSC not ruled out already, and wanted: mode=on, named, or a system clock that may be slow. */
     @Override
     public boolean tscChecksWorthRunning(MachineFacts facts, NativeStatus libraries, Measurements measured) {
-        return DecisionMaker.tscChecksWorthRunning(settings, facts, libraries)
+        return TscRules.checksWorthRunning(settings, facts, libraries)
                 && (settings.mode() == Settings.Mode.ON || systemClocksMaybeSlow(facts, measured)
                     || settings.millis() == Settings.Millis.TSC || settings.nanos() == Settings.Nanos.TSC);
     }

@@ -27,6 +27,7 @@ import io.fastclock.clock.TscEpoch;
 import io.fastclock.clock.TscNanos;
 import io.fastclock.clock.TscTrust;
 import io.fastclock.decide.WorthMeasuring;
+import io.fastclock.decide.TscRules;
 
 import java.time.Instant;
 import java.util.Collections;
@@ -116,7 +117,7 @@ public final class DoctorFacts {
         this.tscReanchors = tsc == null ? 0 : tsc.reanchors();
         this.tscLastErrorNanos = tsc == null ? 0 : tsc.lastErrorNanos();
         this.tscStartProblem = tscStartProblem;
-        this.tscStaticBlockers = DecisionMaker.tscStaticBlockers(probe.facts, probe.nativeStatus);
+        this.tscStaticBlockers = TscRules.staticBlockers(probe.facts, probe.nativeStatus);
         this.millisLag = millisLag;
         boolean loaded = probe.nativeResult.loaded();
         this.realtimeCoarseResolutionNs = loaded ? NativeClocks.clockGetres(NativeClocks.CLOCK_REALTIME_COARSE) : -1;
@@ -188,7 +189,7 @@ public final class DoctorFacts {
                 tsc = TscClockStarter.start(probe.tscChecks, settings.recheckMs() * 1_000_000L, TscTrust.ALWAYS,
                         RuntimeLog.STDERR);
             } else {
-                tscProblem = DecisionMaker.tscBlocker(probe.facts, probe.nativeStatus, probe.tscHealth);
+                tscProblem = TscRules.blocker(probe.facts, probe.nativeStatus, probe.tscHealth);
             }
         }
 

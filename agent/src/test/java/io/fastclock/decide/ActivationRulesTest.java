@@ -67,7 +67,7 @@ class ActivationRulesTest {
         Decision d = new DecisionMaker().decide(off, Fixtures.read("hpet-healthy-tsc"), DecisionMakerTest.hpet(4_000_000),
                 DecisionMakerTest.JNI, DecisionMakerTest.HEALTHY);
         assertEquals(ActivationRules.OFF_LINE, d.summary());
-        assertFalse(DecisionMaker.tscChecksWorthRunning(off, Fixtures.read("hpet-healthy-tsc"), DecisionMakerTest.JNI));
+        assertFalse(TscRules.checksWorthRunning(off, Fixtures.read("hpet-healthy-tsc"), DecisionMakerTest.JNI));
     }
 
     /**

@@ -409,37 +409,37 @@ class DecisionMakerTest {
     @Test
     void tscHealthReasonsInOrder() {
         MachineFacts f = Fixtures.read("hpet-healthy-tsc");
-        assertEquals(null, DecisionMaker.tscBlocker(f, JNI, HEALTHY));
-        assertContains(DecisionMaker.tscBlocker(f, JNI, TscHealth.notChecked()), "were not run");
-        assertContains(DecisionMaker.tscBlocker(f, JNI, new TscHealth(true, false, true, null, true, null)),
+        assertEquals(null, TscRules.blocker(f, JNI, HEALTHY));
+        assertContains(TscRules.blocker(f, JNI, TscHealth.notChecked()), "were not run");
+        assertContains(TscRules.blocker(f, JNI, new TscHealth(true, false, true, null, true, null)),
                 "CPUID does not report an invariant TSC");
-        assertContains(DecisionMaker.tscBlocker(f, JNI, new TscHealth(true, true, false, "spread 80 ppm after 5 rounds",
+        assertContains(TscRules.blocker(f, JNI, new TscHealth(true, true, false, "spread 80 ppm after 5 rounds",
                 true, null)), "calibration did not converge (spread 80 ppm after 5 rounds)");
-        assertContains(DecisionMaker.tscBlocker(f, JNI, BACKWARDS), "went backwards 3 times");
+        assertContains(TscRules.blocker(f, JNI, BACKWARDS), "went backwards 3 times");
         // As the probe reports it: calibration is skipped once the cross-CPU check failed, and the
         // reason must be the check that failed, not the calibration that never ran.
         TscHealth backwardsUncalibrated = new TscHealth(true, true, false, "not calibrated: an earlier check failed",
                 false, "the TSC went backwards 1 times across 2 CPUs (worst 1000 ticks)");
-        assertContains(DecisionMaker.tscBlocker(f, JNI, backwardsUncalibrated),
+        assertContains(TscRules.blocker(f, JNI, backwardsUncalibrated),
                 "the cross-CPU check failed: the TSC went backwards 1 times");
         // A check that could not run is not a TSC seen going backwards.
         TscHealth notRun = new TscHealth(true, true, false, "not calibrated: an earlier check failed",
                 false, "it could not run (errno 22)");
         assertEquals("the cross-CPU check failed: it could not run (errno 22)",
-                DecisionMaker.tscBlocker(f, JNI, notRun));
-        assertContains(DecisionMaker.tscBlocker(f, JNA_ONLY, HEALTHY), "native library did not load");
-        assertContains(DecisionMaker.tscBlocker(Fixtures.read("hpet-healthy-tsc", "aarch64"), JNI, HEALTHY), "x86_64");
+                TscRules.blocker(f, JNI, notRun));
+        assertContains(TscRules.blocker(f, JNA_ONLY, HEALTHY), "native library did not load");
+        assertContains(TscRules.blocker(Fixtures.read("hpet-healthy-tsc", "aarch64"), JNI, HEALTHY), "x86_64");
     }
 
     @Test
     void tscChecksWorthRunning() {
         MachineFacts ok = Fixtures.read("hpet-healthy-tsc");
-        assertTrue(DecisionMaker.tscChecksWorthRunning(settings(""), ok, JNI));
-        assertFalse(DecisionMaker.tscChecksWorthRunning(settings("mode=off"), ok, JNI));
-        assertFalse(DecisionMaker.tscChecksWorthRunning(settings("millis=coarse,nanos=system"), ok, JNI));
-        assertTrue(DecisionMaker.tscChecksWorthRunning(settings("millis=coarse,nanos=tsc"), ok, JNI));
-        assertFalse(DecisionMaker.tscChecksWorthRunning(settings(""), Fixtures.read("hpet-tsc-demoted"), JNI));
-        assertFalse(DecisionMaker.tscChecksWorthRunning(settings(""), ok, JNA_ONLY));
+        assertTrue(TscRules.checksWorthRunning(settings(""), ok, JNI));
+        assertFalse(TscRules.checksWorthRunning(settings("mode=off"), ok, JNI));
+        assertFalse(TscRules.checksWorthRunning(settings("millis=coarse,nanos=system"), ok, JNI));
+        assertTrue(TscRules.checksWorthRunning(settings("millis=coarse,nanos=tsc"), ok, JNI));
+        assertFalse(TscRules.checksWorthRunning(settings(""), Fixtures.read("hpet-tsc-demoted"), JNI));
+        assertFalse(TscRules.checksWorthRunning(settings(""), ok, JNA_ONLY));
     }
 
     @Test
@@ -569,19 +569,19 @@ class DecisionMakerTest {
         flags.remove("nonstop_tsc");
         MachineFacts guest = new MachineFacts(demoted.kernel(), demoted.currentClocksource(),
                 demoted.availableClocksources(), flags, demoted.arch(), demoted.problems());
-        List<String> all = DecisionMaker.tscStaticBlockers(guest, JNI);
+        List<String> all = TscRules.staticBlockers(guest, JNI);
         assertEquals(2, all.size(), all.toString());
         assertContains(all.get(0), "left tsc out of available_clocksource (hpet acpi_pm)", "watchdog", "uses hpet");
         assertContains(all.get(1), "the CPU lacks constant_tsc (", "nonstop_tsc (");
         // The decision's one reason is still the first in its own order.
-        assertContains(DecisionMaker.tscStaticBlocker(guest, JNI), "constant_tsc");
+        assertContains(TscRules.staticBlocker(guest, JNI), "constant_tsc");
 
         assertEquals(Collections.singletonList(
                 "the kernel left tsc out of available_clocksource (hpet acpi_pm): its clocksource watchdog found the TSC"
                         + " unstable, or the kernel never registered it; the kernel uses hpet"),
-                DecisionMaker.tscStaticBlockers(demoted, JNI));
-        assertEquals(Collections.emptyList(), DecisionMaker.tscStaticBlockers(Fixtures.read("hpet-healthy-tsc"), JNI));
-        assertEquals(2, DecisionMaker.tscStaticBlockers(demoted, NO_NATIVE).size());
-        assertEquals(1, DecisionMaker.tscStaticBlockers(Fixtures.read("arm64", "aarch64"), JNI).size());
+                TscRules.staticBlockers(demoted, JNI));
+        assertEquals(Collections.emptyList(), TscRules.staticBlockers(Fixtures.read("hpet-healthy-tsc"), JNI));
+        assertEquals(2, TscRules.staticBlockers(demoted, NO_NATIVE).size());
+        assertEquals(1, TscRules.staticBlockers(Fixtures.read("arm64", "aarch64"), JNI).size());
     }
 }

@@ -1,0 +1,45 @@
+package io.fastclock.decide;
+
+import io.fastclock.config.Settings;
+import io.fastclock.probe.MachineFacts;
+import io.fastclock.probe.Measurements;
+import io.fastclock.probe.NativeStatus;
+import io.fastclock.probe.TscHealth;
+
+/** Everything one decision looks at, and what follows from it for both clocks. Immutable. */
+final class DecisionInputs {
+    final Settings settings;
+    final MachineFacts machine;
+    final Measurements measured;
+    /** Whether the JNI library loaded and JNA is usable. */
+    final NativeStatus libraries;
+    /** Why the TSC cannot be used, or null if it can. */
+    final String tscBlocker;
+    /** Whether System.currentTimeMillis is slow here, so that auto looks for a faster backend. */
+    final boolean millisSlow;
+    /** Whether System.nanoTime is slow here. */
+    final boolean nanosSlow;
+
+    DecisionInputs(Settings settings, MachineFacts machine, Measurements measured, NativeStatus libraries, TscHealth health) {
+        this.settings = settings;
+        this.machine = machine;
+        this.measured = measured;
+        this.libraries = libraries;
+        this.tscBlocker = TscRules.blocker(machine, libraries, health);
+        // Slow: timed in C, against the threshold. Faster: compiled costs against compiled costs.
+        this.millisSlow = ActivationRules.slow(machine.clocksourceKnownSlow(), measured.realtimeNs(), settings.thresholdNs());
+        this.nanosSlow = ActivationRules.slow(machine.clocksourceKnownSlow(), measured.monotonicNs(), settings.thresholdNs());
+    }
+
+    String clocksource() {
+        return "clocksource " + machine.clocksourceForDisplay() + (machine.clocksourceKnownSlow() ? ", known to be slow" : "");
+    }
+
+    /** "System.nanoTime costs 612 ns here (clocksource hpet, known to be slow)". */
+    String cost(String clock, double ns) {
+        if (Double.isNaN(ns)) {
+            return clock + " was not measured (" + clocksource() + ")";
+        }
+        return clock + " costs " + DecisionMaker.ns(ns) + " here (" + clocksource() + ")";
+    }
+}
