@@ -1,6 +1,6 @@
 package io.fastclock.agent;
 
-import io.fastclock.decide.DecisionMaker;
+import io.fastclock.decide.Reasons;
 
 /**
  * What the coarse clock's lag watch says: one stderr line when L is restated, one when
@@ -16,14 +16,14 @@ final class CoarseLagLines implements CoarseLagWatch.Listener {
 
     @Override
     public void restated(long behindNs, long oldLagNs, long newLagNs) {
-        log.info("currentTimeMillis (coarse) was read " + DecisionMaker.msText(behindNs) + " behind CLOCK_REALTIME,"
+        log.info("currentTimeMillis (coarse) was read " + Reasons.ms(behindNs) + " behind CLOCK_REALTIME,"
                 + " beyond its stated lag of " + whole(oldLagNs) + " ms; lag restated: up to " + whole(newLagNs) + " ms");
         safely(() -> LiveAgentState.millisLag(whole(newLagNs)));
     }
 
     @Override
     public void movedToSystemClock(long behindNs, long lagNs, long capNs) {
-        String why = "the coarse clock was read " + DecisionMaker.msText(behindNs) + " behind CLOCK_REALTIME, beyond its"
+        String why = "the coarse clock was read " + Reasons.ms(behindNs) + " behind CLOCK_REALTIME, beyond its"
                 + " stated lag of " + whole(lagNs) + " ms and the " + whole(capNs) + " ms it may grow to";
         log.info("currentTimeMillis moved back to the system clock for good: " + why);
         safely(() -> LiveAgentState.millisOnSystemClock("currentTimeMillis: " + why));

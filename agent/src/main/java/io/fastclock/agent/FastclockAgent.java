@@ -11,6 +11,7 @@ import io.fastclock.probe.MachineProbe;
 import io.fastclock.probe.MachineReader;
 import io.fastclock.decide.Decision;
 import io.fastclock.decide.ProbedDecision;
+import io.fastclock.decide.Reasons;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.Map;
@@ -93,9 +94,9 @@ public final class FastclockAgent {
                 // off does nothing but publish that: no runtime in the boot loader, and of java.base only
                 // jdk.internal.vm exported, to this module alone (AgentState.open, for the agent properties)
                 if (settings.log() != Settings.Log.QUIET) {
-                    System.err.println(ActivationRules.OFF_LINE);
+                    System.err.println(Reasons.OFF_LINE);
                 }
-                AgentState.inactive(ActivationRules.OFF_LINE);
+                AgentState.inactive(Reasons.OFF_LINE);
                 return;
             }
             String fastHere = FastSystemClocksCheck.inactiveLine(settings);

@@ -568,19 +568,6 @@ public final class Settings {
         return (Long) value(Key.RECHECK);
     }
 
-    /** The warning text for a coarse nanoTime, whatever the setting. */
-    public static String coarseWarning(long coarseResolutionNs) {
-        String res = coarseResolutionNs > 0 ? formatMs(coarseResolutionNs) + " resolution" : "resolution unknown";
-        return "nanos=coarse: nanoTime will tick only once per kernel tick (" + res + ")";
-    }
-
-    private static String formatMs(long ns) {
-        if (ns % 1_000_000 == 0) {
-            return (ns / 1_000_000) + " ms";
-        }
-        return String.format(Locale.ROOT, "%.2f ms", ns / 1e6).replaceAll("0+ ms$", " ms").replace(". ms", " ms");
-    }
-
     private Object value(Key key) {
         return values[key.ordinal()];
     }

@@ -1,6 +1,5 @@
 package io.fastclock.decide;
 
-import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 
 /**
@@ -8,12 +7,10 @@ import io.fastclock.config.Settings;
  * measured as well as in the decision, each written once: {@link DecisionMaker} decides with them,
  * and the agent's two shortcuts ask them before the probe runs (FastclockAgent on {@code mode=off},
  * {@link FastSystemClocksCheck} on a machine whose system clocks are fast). Kept small and free of
- * other classes, as the agent loads it on those cheap paths.
+ * other classes, as the agent loads it on those cheap paths; their lines are {@link Reasons}'
+ * ({@link Reasons#OFF_LINE} is a constant, so mode=off loads no more for it).
  */
 public final class ActivationRules {
-    /** The one line {@code mode=off} writes (none with log=quiet), and its verdict. */
-    public static final String OFF_LINE = OneLine.PREFIX + "inactive: mode=off";
-
     private ActivationRules() {}
 
     /** activation.off: nothing is installed and nothing rewritten. */
@@ -44,14 +41,5 @@ public final class ActivationRules {
         return everythingAuto(settings) && !Double.isNaN(millisNs) && !Double.isNaN(nanosNs)
                 && !slow(clocksourceKnownSlow, millisNs, settings.thresholdNs())
                 && !slow(clocksourceKnownSlow, nanosNs, settings.thresholdNs());
-    }
-
-    /**
-     * The line of {@link #fastHere}: "fastclock: inactive: system clocks are fast here (clocksource tsc;
-     * currentTimeMillis 24 ns, nanoTime 23 ns; threshold 100 ns)", each cost as the caller states it.
-     */
-    public static String fastHereLine(String clocksource, String millisCost, String nanosCost, long thresholdNs) {
-        return OneLine.PREFIX + "inactive: system clocks are fast here (clocksource " + clocksource + "; currentTimeMillis "
-                + millisCost + ", nanoTime " + nanosCost + "; threshold " + thresholdNs + " ns)";
     }
 }

@@ -1,6 +1,7 @@
 package io.fastclock.decide;
 
 import io.fastclock.config.Backend;
+
 /** The backend chosen for one clock, why, and the lag it states. Immutable. */
 public final class Choice {
     private final Backend backend;
@@ -21,6 +22,11 @@ public final class Choice {
         this.backend = backend;
         this.reason = reason;
         this.lagNs = lagNs;
+    }
+
+    /** The system clock, for the reason given: it states no lag. */
+    static Choice system(String reason) {
+        return new Choice(Backend.SYSTEM, reason, 0);
     }
 
     public Backend backend() {

@@ -1,6 +1,7 @@
 package io.fastclock.decide;
 
 import io.fastclock.config.Settings;
+import io.fastclock.decide.Reasons.Clock;
 import io.fastclock.probe.MachineFacts;
 import io.fastclock.probe.Measurements;
 import io.fastclock.probe.NativeStatus;
@@ -31,15 +32,17 @@ final class DecisionInputs {
         this.nanosSlow = ActivationRules.slow(machine.clocksourceKnownSlow(), measured.monotonicNs(), settings.thresholdNs());
     }
 
-    String clocksource() {
-        return "clocksource " + machine.clocksourceForDisplay() + (machine.clocksourceKnownSlow() ? ", known to be slow" : "");
+    boolean modeOn() {
+        return settings.mode() == Settings.Mode.ON;
     }
 
-    /** "System.nanoTime costs 612 ns here (clocksource hpet, known to be slow)". */
-    String cost(String clock, double ns) {
-        if (Double.isNaN(ns)) {
-            return clock + " was not measured (" + clocksource() + ")";
-        }
-        return clock + " costs " + DecisionMaker.ns(ns) + " here (" + clocksource() + ")";
+    /** What the system clock costs here, and under mode=on, that it is mode=on: how auto's reasons begin. */
+    String costPrefix(Clock clock, double ns) {
+        return modeOn() ? Reasons.modeOnCost(clock, ns, machine) : Reasons.cost(clock, ns, machine);
+    }
+
+    /** The system clock is not slow, so the clock stays on it. */
+    Choice notSlow(Clock clock, double ns) {
+        return Choice.system(Reasons.notSlowSoSystem(clock, ns, machine, settings.thresholdNs()));
     }
 }

@@ -1,7 +1,6 @@
 package io.fastclock.decide;
 
 import io.fastclock.config.Backend;
-import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.probe.MachineFacts;
 import io.fastclock.probe.Measurements;
@@ -9,13 +8,13 @@ import io.fastclock.probe.NativeStatus;
 import io.fastclock.probe.TscHealth;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Decides, from the settings and what was learned about the machine, which backend each clock
  * uses. A pure function: it reads nothing and measures nothing, so every rule is testable with
  * made-up machines. Each rule lives in a class of its own: {@link TscRules}, {@link MillisChoice},
- * {@link NanosChoice}, {@link StartLine}, {@link ActivationRules}, {@link CoarseLag}.
+ * {@link NanosChoice}, {@link StartLine}, {@link ActivationRules}, {@link CoarseLag}; what they say
+ * is in {@link Reasons}.
  *
  * <p>Rules (activation.auto and activation.tsc-checks in docs/CONTRACT.md):
  * <ul>
@@ -73,52 +72,17 @@ public final class DecisionMaker {
         }
     }
 
-    static final String MILLIS = "System.currentTimeMillis";
-    static final String NANOS = "System.nanoTime";
-
     public DecisionMaker() {}
 
     public Decision decide(Settings settings, MachineFacts facts, Measurements measured, NativeStatus libraries, TscHealth health) {
         List<String> warnings = new ArrayList<>();
         if (ActivationRules.off(settings)) {
-            Choice off = new Choice(Backend.SYSTEM, "mode=off: the agent rewrites nothing.", 0);
-            return new Decision(off, off, warnings, ActivationRules.OFF_LINE);
+            Choice off = Choice.system(Reasons.OFF);
+            return new Decision(off, off, warnings, Reasons.OFF_LINE);
         }
         DecisionInputs in = new DecisionInputs(settings, facts, measured, libraries, health);
         Choice millis = MillisChoice.choose(in, warnings);
         Choice nanos = NanosChoice.choose(in, warnings);
         return new Decision(millis, nanos, warnings, StartLine.of(in, millis, nanos));
-    }
-
-    /** "612 ns", "8.2 ns", "unmeasured". */
-    static String ns(double ns) {
-        if (Double.isNaN(ns)) {
-            return "unmeasured";
-        }
-        if (ns < 10 && Math.abs(ns - Math.rint(ns)) >= 0.05) {
-            return String.format(Locale.ROOT, "%.1f ns", ns);
-        }
-        return Math.round(ns) + " ns";
-    }
-
-    /** {@link #ms(long)} for other classes' lines: "9.8 ms", "250 us". */
-    public static String msText(long ns) {
-        return ms(ns);
-    }
-
-    /** "4 ms", "3.33 ms", "250 us", "unknown". */
-    static String ms(long ns) {
-        if (ns <= 0) {
-            return "an unknown interval";
-        }
-        if (ns < 1_000_000L) {
-            return (ns % 1000 == 0 ? String.valueOf(ns / 1000) : String.format(Locale.ROOT, "%.1f", ns / 1e3)) + " us";
-        }
-        if (ns % 1_000_000L == 0) {
-            return (ns / 1_000_000L) + " ms";
-        }
-        String s = String.format(Locale.ROOT, "%.2f", ns / 1e6);
-        s = s.replaceAll("0+$", "").replaceAll("\\.$", "");
-        return s + " ms";
     }
 }

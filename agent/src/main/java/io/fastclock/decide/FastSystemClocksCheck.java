@@ -40,7 +40,6 @@ public final class FastSystemClocksCheck {
         if (!ActivationRules.fastHere(settings, false, millisNs, nanosNs)) {
             return null;
         }
-        return ActivationRules.fastHereLine(clocksource, Math.round(millisNs) + " ns",
-                Math.round(nanosNs) + " ns at most (timed before compilation)", threshold);
+        return Reasons.fastHereLine(clocksource, Reasons.roundNs(millisNs), Reasons.interpretedBound(nanosNs), threshold);
     }
 }

@@ -109,27 +109,21 @@ public final class JavaTimeCoverage {
      * @param changed what was changed (the start line's counts), said after the JDK classes served; "" for none
      */
     public String account(JdkScope used, String changed) {
-        String jdk = "jdk=" + used.settingName();
+        String jdk = Reasons.jdkScope(used);
         String text;
         if (used == JdkScope.NONE) {
-            text = asked == JdkScope.NONE ? "no JDK class changed (jdk=none)"
-                    : "java.time and the date APIs stay on the JDK's clock (" + (scope == JdkScope.NONE
-                            ? "no TSC clock, and currentTimeMillis is not on a coarse clock"
-                            : "java.base cannot read the fastclock runtime") + ")";
+            text = asked == JdkScope.NONE ? Reasons.NO_JDK_CLASS_CHANGED : Reasons.dateApisOnJdk(scope == JdkScope.NONE);
         } else if (servesEpoch() && tscClock) {
-            text = "java.time -> tsc (" + jdk + ")" + changed;
+            text = Reasons.javaTimeOnTsc(jdk, changed);
         } else if (servesEpoch()) {
-            text = "java.time -> " + millis.settingName() + " at " + tick() + " resolution (instant=coarse, " + jdk + ")"
-                    + changed;
+            text = Reasons.javaTimeOnCoarse(millis.settingName(), coarseResolutionNs, jdk, changed);
         } else if (table.serves(Served.MILLIS)) {
-            text = "java.time stays on the JDK's clock (no TSC clock; instant=coarse would serve it at " + tick()
-                    + " resolution); Date/Calendar/Clock.millis -> " + millis.settingName() + " (" + jdk + ")" + changed;
+            text = Reasons.onlyMillisReadsServed(millis.settingName(), coarseResolutionNs, jdk, changed);
         } else {
-            text = "java.time and the date APIs stay on the JDK's clock (no TSC clock, and currentTimeMillis is not"
-                    + " on a coarse clock) (" + jdk + ")" + changed;
+            text = Reasons.nothingServed(jdk, changed);
         }
         String unused = instantCoarseUnused();
-        return unused == null ? text : text + "; " + unused;
+        return unused == null ? text : Reasons.joined(text, unused);
     }
 
     /** Why instant=coarse, named, does nothing here; null when it is not named or does something. */
@@ -138,20 +132,11 @@ public final class JavaTimeCoverage {
             return null;
         }
         if (tscClock) {
-            return "instant=coarse unused: the TSC clock serves java.time at full resolution";
+            return Reasons.INSTANT_COARSE_UNUSED_TSC;
         }
         if (grainOf(millis) != Grain.COARSE) {
-            return "instant=coarse unused: currentTimeMillis is not on a coarse clock";
+            return Reasons.INSTANT_COARSE_UNUSED_MILLIS;
         }
-        return "instant=coarse unused: no JDK class is changed";
-    }
-
-    private String tick() {
-        if (coarseResolutionNs <= 0) {
-            return "one kernel tick of";
-        }
-        long ms = coarseResolutionNs / 1_000_000L;
-        return ms >= 1 && coarseResolutionNs % 1_000_000L == 0 ? ms + " ms"
-                : String.format(java.util.Locale.ROOT, "%.2f ms", coarseResolutionNs / 1e6);
+        return Reasons.INSTANT_COARSE_UNUSED_NO_JDK_CLASS;
     }
 }

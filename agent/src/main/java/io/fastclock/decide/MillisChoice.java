@@ -1,7 +1,7 @@
 package io.fastclock.decide;
 
 import io.fastclock.config.Backend;
-import io.fastclock.config.Settings;
+import io.fastclock.decide.Reasons.Clock;
 import io.fastclock.probe.Measurements;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,109 +12,112 @@ import java.util.List;
  * else the coarse clock through JNI with its lag stated; else through JNA; else the system clock).
  */
 final class MillisChoice {
+    /** The coarse clock comes before the TSC clock only when it ticks this often or more. */
+    private static final long FINE_COARSE_RESOLUTION_NS = 1_000_000L;
+
     private MillisChoice() {}
 
     static Choice choose(DecisionInputs in, List<String> warnings) {
-        double sys = in.measured.realtimeNs();
         switch (in.settings.millis()) {
             case SYSTEM:
-                return new Choice(Backend.SYSTEM,
-                        "millis=system was requested, so currentTimeMillis stays on the system clock.", 0);
+                return Choice.system(Reasons.systemRequested(Clock.MILLIS));
             case COARSE:
-                return explicit(in, Backend.COARSE.settingName(), coarse(in, false, true, null), in.measured.realtimeCoarseNs(), warnings);
+                return named(in, Backend.COARSE, coarse(in, false, true, null), in.measured.realtimeCoarseNs(), warnings);
             case TSC:
-                return explicit(in, Backend.TSC.settingName(), tsc(in, false, null), in.measured.tscNs(), warnings);
+                return named(in, Backend.TSC, tsc(in, false, null), in.measured.tscNs(), warnings);
             case JNA_COARSE:
-                return explicit(in, Backend.JNA_COARSE.settingName(), jna(in, false, true, null), in.measured.jnaCoarseNs(), warnings);
+                return named(in, Backend.JNA_COARSE, jna(in, false, true, null), in.measured.jnaCoarseNs(), warnings);
             case AUTO:
             default:
-                break;
+                return auto(in);
         }
-        boolean on = in.settings.mode() == Settings.Mode.ON;
-        if (!on && !in.millisSlow) {
-            return new Choice(Backend.SYSTEM, ChoiceRules.notSlow(in, DecisionMaker.MILLIS, sys) + ", so currentTimeMillis stays on the system clock.", 0);
+    }
+
+    /** auto, and mode=on: the first backend of auto's order that can be used (and, under auto, is faster). */
+    private static Choice auto(DecisionInputs in) {
+        double systemNs = in.measured.realtimeNs();
+        if (!in.modeOn() && !in.millisSlow) {
+            return in.notSlow(Clock.MILLIS, systemNs);
         }
-        boolean requireFaster = !on;
-        String prefix = (on ? "mode=on: " : "") + in.cost(DecisionMaker.MILLIS, sys);
+        boolean requireFaster = !in.modeOn();
+        String prefix = in.costPrefix(Clock.MILLIS, systemNs);
         List<String> whyNot = new ArrayList<>();
         long res = in.measured.coarseResolutionNs();
 
-        boolean fineCoarse = in.libraries.jniLoaded() && res > 0 && res <= 1_000_000L;
+        boolean fineCoarse = in.libraries.jniLoaded() && res > 0 && res <= FINE_COARSE_RESOLUTION_NS;
         if (fineCoarse) {
-            Candidate e = coarse(in, requireFaster, false, prefix);
-            if (e.choice != null) {
-                return e.choice;
+            Candidate coarse = coarse(in, requireFaster, false, prefix);
+            if (coarse.choice != null) {
+                return coarse.choice;
             }
-            ChoiceRules.addDistinct(whyNot, e.whyNot);
+            ChoiceRules.addDistinct(whyNot, coarse.whyNot);
         }
         String coarseNote = !in.libraries.jniLoaded() ? null
-                : res > 0 ? "the coarse clock ticks only every " + DecisionMaker.ms(res)
-                : "the coarse clock's resolution is unknown";
-        Candidate tsc = tsc(in, requireFaster, prefix + (coarseNote == null ? "" : "; " + coarseNote));
+                : res > 0 ? Reasons.coarseTicksOnlyEvery(res)
+                : Reasons.COARSE_RESOLUTION_UNKNOWN;
+        Candidate tsc = tsc(in, requireFaster, coarseNote == null ? prefix : Reasons.joined(prefix, coarseNote));
         if (tsc.choice != null) {
             return tsc.choice;
         }
         ChoiceRules.addDistinct(whyNot, tsc.whyNot);
         if (!fineCoarse) {
-            Candidate e = coarse(in, requireFaster, false, prefix + "; the TSC clock is not used because " + tsc.whyNot);
-            if (e.choice != null) {
-                return e.choice;
+            Candidate coarse = coarse(in, requireFaster, false, Reasons.joined(prefix, Reasons.tscNotUsedBecause(tsc.whyNot)));
+            if (coarse.choice != null) {
+                return coarse.choice;
             }
-            ChoiceRules.addDistinct(whyNot, e.whyNot);
+            ChoiceRules.addDistinct(whyNot, coarse.whyNot);
         }
-        String jniWhyNot = in.libraries.jniLoaded()
-                ? "no clock through the JNI library can be used (" + String.join("; ", whyNot) + ")"
-                : "the native library did not load" + ChoiceRules.paren(in.libraries.jniProblem());
-        Candidate jna = jna(in, requireFaster, false, prefix + "; " + jniWhyNot);
+        String jniWhyNot = in.libraries.jniLoaded() ? Reasons.noJniClock(whyNot)
+                : Reasons.nativeNotLoaded(in.libraries.jniProblem());
+        Candidate jna = jna(in, requireFaster, false, Reasons.joined(prefix, jniWhyNot));
         if (jna.choice != null) {
             return jna.choice;
         }
         ChoiceRules.addDistinct(whyNot, jna.whyNot);
-        return new Choice(Backend.SYSTEM, prefix + ", but no faster clock can be used: " + String.join("; ", whyNot)
-                + "; so currentTimeMillis stays on the system clock.", 0);
+        return Choice.system(Reasons.noFasterClock(prefix, whyNot, Clock.MILLIS));
     }
 
-    /** An explicitly requested millis backend: honoured if it can be, else SYSTEM and a warning. */
-    private static Choice explicit(DecisionInputs in, String name, Candidate e, double candidateNs, List<String> warnings) {
-        if (e.choice == null) {
-            String text = "millis=" + name + " cannot be honoured: " + e.whyNot
-                    + "; currentTimeMillis stays on the system clock";
+    /** A backend named by millis=: honoured if it can be, else the system clock and a warning. */
+    private static Choice named(DecisionInputs in, Backend backend, Candidate candidate, double candidateNs,
+            List<String> warnings) {
+        String name = backend.settingName();
+        if (candidate.choice == null) {
+            String text = Reasons.cannotHonour(Clock.MILLIS, name, candidate.whyNot);
             warnings.add(text);
-            return new Choice(Backend.SYSTEM, text + ".", 0);
+            return Choice.system(Reasons.fullStop(text));
         }
-        String slower = ChoiceRules.slowerNote(name, "millis", candidateNs, DecisionMaker.MILLIS, in.measured.compiledRealtimeNs());
-        if (slower != null) {
-            warnings.add(slower);
+        double systemNs = in.measured.compiledRealtimeNs();
+        boolean slower = ChoiceRules.measuredSlower(candidateNs, systemNs);
+        if (slower) {
+            warnings.add(Reasons.honouredThoughSlower(Clock.MILLIS, name, candidateNs, systemNs));
         }
-        return new Choice(e.choice.backend(), "millis=" + name + " was requested: " + e.choice.reason()
-                + ChoiceRules.slowerSentence(candidateNs, DecisionMaker.MILLIS, in.measured.compiledRealtimeNs()), e.choice.lagNs());
+        return new Choice(candidate.choice.backend(), Reasons.requestedAndUsed(Clock.MILLIS, name, candidate.choice.reason())
+                + (slower ? Reasons.costsMore(candidateNs, Clock.MILLIS, systemNs) : ""), candidate.choice.lagNs());
     }
 
     /**
      * CLOCK_REALTIME_COARSE through JNI for currentTimeMillis.
      *
-     * @param prefix start of the reason sentence; null for a bare description (explicit request)
+     * @param prefix start of the reason sentence; null for a bare description (a backend named)
      */
-    private static Candidate coarse(DecisionInputs in, boolean requireFaster, boolean explicit, String prefix) {
-        String why = ChoiceRules.coarseProblem(in, "CLOCK_REALTIME_COARSE", in.libraries.jniLoaded(),
-                "the native library did not load" + ChoiceRules.paren(in.libraries.jniProblem()));
+    private static Candidate coarse(DecisionInputs in, boolean requireFaster, boolean named, String prefix) {
+        String why = ChoiceRules.coarseProblem(in, Reasons.REALTIME_COARSE, in.libraries.jniLoaded(),
+                Reasons.nativeNotLoaded(in.libraries.jniProblem()));
         if (why != null) {
             return Candidate.no(why);
         }
         double ns = in.measured.realtimeCoarseNs();
         if (requireFaster && !ChoiceRules.faster(ns, in.measured.compiledRealtimeNs())) {
-            return Candidate.no(ChoiceRules.notFaster("CLOCK_REALTIME_COARSE through JNI", ns, in.measured.compiledRealtimeNs(), DecisionMaker.MILLIS));
+            return Candidate.no(Reasons.notFaster(Reasons.COARSE_VIA_JNI, ns, in.measured.compiledRealtimeNs(), Clock.MILLIS));
         }
-        // After the cost: the lag is measured only where the clock would be chosen (MachineProbe).
-        why = coarseLagProblem(in, explicit);
+        // After the cost: the lag is measured only where the clock would be chosen (WorthMeasuring).
+        why = coarseLagProblem(in, named);
         if (why != null) {
             return Candidate.no(why);
         }
-        long res = in.measured.coarseResolutionNs();
         long lag = coarseLagNs(in);
-        String what = "CLOCK_REALTIME_COARSE through JNI (" + DecisionMaker.ns(ns) + " a read from compiled Java), which ticks every "
-                + DecisionMaker.ms(res) + " and lags the system clock by up to " + DecisionMaker.ms(lag) + lagNote(in) + ".";
-        return Candidate.yes(new Choice(Backend.COARSE, ChoiceRules.sentence(prefix, "currentTimeMillis uses " + what), lag));
+        String what = Reasons.coarseMillisViaJni(ns, in.measured.coarseResolutionNs(), lag, lagNote(in));
+        return Candidate.yes(new Choice(Backend.COARSE, Reasons.joined(prefix, Reasons.uses(Clock.MILLIS, what)), lag));
     }
 
     /** The L a coarse millis states here: from the lag measured at start, or two ticks where none was measured. */
@@ -124,14 +127,10 @@ final class MillisChoice {
         return measured == Measurements.UNKNOWN_LAG ? CoarseLag.floorNs(res) : CoarseLag.statedNs(res, measured);
     }
 
-    /** " (measured up to 3.2 ms behind at start-up, plus a tick)" or "". */
+    /** How the coarse clock's L came about. */
     private static String lagNote(DecisionInputs in) {
         long measured = in.measured.coarseLagNs();
-        if (measured == Measurements.UNKNOWN_LAG) {
-            return " (two ticks: its lag was not measured)";
-        }
-        return " (measured " + (measured <= 0 ? "never behind" : "up to " + DecisionMaker.ms(measured) + " behind")
-                + " CLOCK_REALTIME, plus a tick of margin, at least two ticks)";
+        return measured == Measurements.UNKNOWN_LAG ? Reasons.LAG_NOT_MEASURED_NOTE : Reasons.lagMeasuredNote(measured);
     }
 
     /**
@@ -139,17 +138,15 @@ final class MillisChoice {
      * within the cap; a coarse clock named by the user takes two ticks where it was not measured,
      * and is refused like any other when the measured lag is over the cap.
      */
-    private static String coarseLagProblem(DecisionInputs in, boolean explicit) {
+    private static String coarseLagProblem(DecisionInputs in, boolean named) {
         long res = in.measured.coarseResolutionNs();
         long measured = in.measured.coarseLagNs();
         if (measured == Measurements.UNKNOWN_LAG) {
-            return explicit ? null
-                    : "the coarse clock's lag behind CLOCK_REALTIME was not measured, so its lag cannot be stated";
+            return named ? null : Reasons.COARSE_LAG_NOT_MEASURED;
         }
         long stated = CoarseLag.statedNs(res, measured);
         if (!CoarseLag.withinCap(res, stated)) {
-            return "CLOCK_REALTIME_COARSE was measured " + DecisionMaker.ms(measured) + " behind CLOCK_REALTIME, so its lag (" + DecisionMaker.ms(stated)
-                    + " with a tick of margin) is over the " + DecisionMaker.ms(CoarseLag.capNs(res)) + " accepted";
+            return Reasons.coarseLagOverCap(measured, stated, CoarseLag.capNs(res));
         }
         return null;
     }
@@ -160,36 +157,33 @@ final class MillisChoice {
         }
         double ns = in.measured.tscNs();
         if (requireFaster && !ChoiceRules.faster(ns, in.measured.compiledRealtimeNs())) {
-            return Candidate.no(ChoiceRules.notFaster("the TSC clock", ns, in.measured.compiledRealtimeNs(), DecisionMaker.MILLIS));
+            return Candidate.no(Reasons.notFaster(Reasons.TSC_CLOCK, ns, in.measured.compiledRealtimeNs(), Clock.MILLIS));
         }
         long lag = DecisionMaker.statedMillisLagNs(Backend.TSC, in.measured.coarseResolutionNs());
-        String what = "the TSC clock (" + DecisionMaker.ns(ns) + " a TSC read), which keeps within "
-                + DecisionMaker.ms(lag) + " of the system clock.";
-        return Candidate.yes(new Choice(Backend.TSC, ChoiceRules.sentence(prefix, "currentTimeMillis uses " + what), lag));
+        return Candidate.yes(new Choice(Backend.TSC, Reasons.joined(prefix, Reasons.uses(Clock.MILLIS, Reasons.tscMillis(ns, lag))),
+                lag));
     }
 
-    /** @param explicit requested by name: JNA measured slower than the system clock is then still allowed */
-    private static Candidate jna(DecisionInputs in, boolean requireFaster, boolean explicit, String prefix) {
-        String why = ChoiceRules.coarseProblem(in, "CLOCK_REALTIME_COARSE", in.libraries.jnaAvailable(),
-                "JNA is not available" + ChoiceRules.paren(in.libraries.jnaProblem()));
+    /** @param named requested by name: JNA measured slower than the system clock is then still allowed */
+    private static Candidate jna(DecisionInputs in, boolean requireFaster, boolean named, String prefix) {
+        String why = ChoiceRules.coarseProblem(in, Reasons.REALTIME_COARSE, in.libraries.jnaAvailable(),
+                Reasons.jnaUnavailable(in.libraries.jnaProblem()));
         if (why == null) {
-            why = coarseLagProblem(in, explicit);
+            why = coarseLagProblem(in, named);
         }
         if (why != null) {
             return Candidate.no(why);
         }
         double ns = in.measured.jnaCoarseNs();
-        double sys = in.measured.compiledRealtimeNs();
-        if (requireFaster && !ChoiceRules.faster(ns, sys)) {
-            return Candidate.no("CLOCK_REALTIME_COARSE through JNA was not measurably faster (" + DecisionMaker.ns(ns) + ")");
+        double systemNs = in.measured.compiledRealtimeNs();
+        if (requireFaster && !ChoiceRules.faster(ns, systemNs)) {
+            return Candidate.no(Reasons.jnaNotFaster(ns));
         }
-        if (!explicit && !Double.isNaN(ns) && !Double.isNaN(sys) && ns >= sys) {
-            return Candidate.no("CLOCK_REALTIME_COARSE through JNA costs " + DecisionMaker.ns(ns) + ", no less than the system clock");
+        if (!named && !Double.isNaN(ns) && !Double.isNaN(systemNs) && ns >= systemNs) {
+            return Candidate.no(Reasons.jnaNoCheaper(ns));
         }
-        long res = in.measured.coarseResolutionNs();
         long lag = coarseLagNs(in);
-        String what = "CLOCK_REALTIME_COARSE through JNA (" + DecisionMaker.ns(ns) + " a read), which ticks every " + DecisionMaker.ms(res)
-                + " and lags the system clock by up to " + DecisionMaker.ms(lag) + lagNote(in) + ".";
-        return Candidate.yes(new Choice(Backend.JNA_COARSE, ChoiceRules.sentence(prefix, "currentTimeMillis uses " + what), lag));
+        String what = Reasons.coarseMillisViaJna(ns, in.measured.coarseResolutionNs(), lag, lagNote(in));
+        return Candidate.yes(new Choice(Backend.JNA_COARSE, Reasons.joined(prefix, Reasons.uses(Clock.MILLIS, what)), lag));
     }
 }

@@ -1,7 +1,7 @@
 package io.fastclock.decide;
 
 import io.fastclock.config.Backend;
-import io.fastclock.config.Settings;
+import io.fastclock.decide.Reasons.Clock;
 import java.util.List;
 
 /**
@@ -13,74 +13,76 @@ final class NanosChoice {
     private NanosChoice() {}
 
     static Choice choose(DecisionInputs in, List<String> warnings) {
-        double sys = in.measured.monotonicNs();
-        double compiledSys = in.measured.compiledMonotonicNs();
         switch (in.settings.nanos()) {
             case SYSTEM:
-                return new Choice(Backend.SYSTEM, "nanos=system was requested, so nanoTime stays on the system clock.", 0);
-            case COARSE: {
-                long res = in.measured.coarseResolutionNs();
-                String why = ChoiceRules.coarseProblem(in, "CLOCK_MONOTONIC_COARSE", in.libraries.jniLoaded(),
-                        "the native library did not load" + ChoiceRules.paren(in.libraries.jniProblem()));
-                if (why != null) {
-                    String text = "nanos=coarse cannot be honoured: " + why + "; nanoTime stays on the system clock";
-                    warnings.add(text);
-                    return new Choice(Backend.SYSTEM, text + ".", 0);
-                }
-                warnings.add(Settings.coarseWarning(res));
-                double ns = in.measured.monotonicCoarseNs();
-                String reason = "nanos=coarse was requested: nanoTime uses CLOCK_MONOTONIC_COARSE through JNI ("
-                        + DecisionMaker.ns(ns) + " a read), which ticks only every " + DecisionMaker.ms(res) + " and lags the system clock by up to "
-                        + DecisionMaker.ms(2 * res) + ".";
-                String slower = ChoiceRules.slowerNote(Backend.COARSE.settingName(), "nanos", ns, DecisionMaker.NANOS, compiledSys);
-                if (slower != null) {
-                    warnings.add(slower);
-                    reason += ChoiceRules.slowerSentence(ns, DecisionMaker.NANOS, compiledSys);
-                }
-                return new Choice(Backend.COARSE, reason, 2 * res);
-            }
-            case TSC: {
-                if (in.tscBlocker != null) {
-                    String text = "nanos=tsc cannot be honoured safely: " + in.tscBlocker
-                            + "; nanoTime stays on the system clock";
-                    warnings.add(text);
-                    return new Choice(Backend.SYSTEM, text + ".", 0);
-                }
-                String reason = "nanos=tsc was requested: nanoTime uses the TSC clock (" + DecisionMaker.ns(in.measured.tscNs()) + " a TSC read).";
-                String slower = ChoiceRules.slowerNote(Backend.TSC.settingName(), "nanos", in.measured.tscNs(), DecisionMaker.NANOS, compiledSys);
-                if (slower != null) {
-                    warnings.add(slower);
-                    reason += ChoiceRules.slowerSentence(in.measured.tscNs(), DecisionMaker.NANOS, compiledSys);
-                }
-                return new Choice(Backend.TSC, reason, 0);
-            }
+                return Choice.system(Reasons.systemRequested(Clock.NANOS));
+            case COARSE:
+                return namedCoarse(in, warnings);
+            case TSC:
+                return namedTsc(in, warnings);
             case AUTO:
             default:
-                break;
+                return auto(in);
         }
-        boolean on = in.settings.mode() == Settings.Mode.ON;
-        String noCoarse = " (a coarse nanoTime is used only when nanos=coarse is named)";
-        if (on) {
-            String prefix = "mode=on: " + in.cost(DecisionMaker.NANOS, sys);
-            if (in.tscBlocker == null) {
-                return new Choice(Backend.TSC, prefix + "; nanoTime uses the TSC clock (" + DecisionMaker.ns(in.measured.tscNs()) + " a TSC read).", 0);
-            }
-            return new Choice(Backend.SYSTEM, prefix + ", but the TSC cannot be used safely: " + in.tscBlocker
-                    + "; so nanoTime stays on the system clock" + noCoarse + ".", 0);
+    }
+
+    /** nanos=coarse: CLOCK_MONOTONIC_COARSE through JNI, stating two ticks of lag, always with a warning. */
+    private static Choice namedCoarse(DecisionInputs in, List<String> warnings) {
+        String name = Backend.COARSE.settingName();
+        long res = in.measured.coarseResolutionNs();
+        String why = ChoiceRules.coarseProblem(in, Reasons.MONOTONIC_COARSE, in.libraries.jniLoaded(),
+                Reasons.nativeNotLoaded(in.libraries.jniProblem()));
+        if (why != null) {
+            String text = Reasons.cannotHonour(Clock.NANOS, name, why);
+            warnings.add(text);
+            return Choice.system(Reasons.fullStop(text));
         }
-        if (!in.nanosSlow) {
-            return new Choice(Backend.SYSTEM, ChoiceRules.notSlow(in, DecisionMaker.NANOS, sys) + ", so nanoTime stays on the system clock.", 0);
-        }
-        String prefix = in.cost(DecisionMaker.NANOS, sys);
+        warnings.add(Reasons.coarseNanosWarning(res));
+        double ns = in.measured.monotonicCoarseNs();
+        long lag = 2 * res;
+        String reason = Reasons.requestedAndUsed(Clock.NANOS, name, Reasons.uses(Clock.NANOS, Reasons.coarseNanos(ns, res, lag)));
+        return new Choice(Backend.COARSE, reason + slower(in, name, ns, warnings), lag);
+    }
+
+    /** nanos=tsc: the TSC clock wherever it is safe, faster or not. */
+    private static Choice namedTsc(DecisionInputs in, List<String> warnings) {
+        String name = Backend.TSC.settingName();
         if (in.tscBlocker != null) {
-            return new Choice(Backend.SYSTEM, prefix + ", but the TSC cannot be used safely: " + in.tscBlocker
-                    + "; so nanoTime stays on the system clock" + noCoarse + ".", 0);
+            String text = Reasons.cannotHonourSafely(Clock.NANOS, name, in.tscBlocker);
+            warnings.add(text);
+            return Choice.system(Reasons.fullStop(text));
+        }
+        double ns = in.measured.tscNs();
+        String reason = Reasons.requestedAndUsed(Clock.NANOS, name, Reasons.uses(Clock.NANOS, Reasons.tscNanos(ns)));
+        return new Choice(Backend.TSC, reason + slower(in, name, ns, warnings), 0);
+    }
+
+    /** A named backend measured slower than the system clock: a warning, and the sentence the reason ends with ("" if not). */
+    private static String slower(DecisionInputs in, String name, double candidateNs, List<String> warnings) {
+        double systemNs = in.measured.compiledMonotonicNs();
+        if (!ChoiceRules.measuredSlower(candidateNs, systemNs)) {
+            return "";
+        }
+        warnings.add(Reasons.honouredThoughSlower(Clock.NANOS, name, candidateNs, systemNs));
+        return Reasons.costsMore(candidateNs, Clock.NANOS, systemNs);
+    }
+
+    /** auto, and mode=on: the TSC clock or the system clock (never a coarse one). */
+    private static Choice auto(DecisionInputs in) {
+        double systemNs = in.measured.monotonicNs();
+        if (!in.modeOn() && !in.nanosSlow) {
+            return in.notSlow(Clock.NANOS, systemNs);
+        }
+        String prefix = in.costPrefix(Clock.NANOS, systemNs);
+        if (in.tscBlocker != null) {
+            return Choice.system(Reasons.tscUnsafeSoSystemNanos(prefix, in.tscBlocker));
         }
         double tsc = in.measured.tscNs();
-        if (!ChoiceRules.faster(tsc, compiledSys)) {
-            return new Choice(Backend.SYSTEM, prefix + ", but " + ChoiceRules.notFaster("the TSC clock", tsc, compiledSys, DecisionMaker.NANOS)
-                    + ", so nanoTime stays on the system clock.", 0);
+        double compiledSystemNs = in.measured.compiledMonotonicNs();
+        if (!in.modeOn() && !ChoiceRules.faster(tsc, compiledSystemNs)) {
+            return Choice.system(Reasons.butSoSystem(prefix, Reasons.notFaster(Reasons.TSC_CLOCK, tsc, compiledSystemNs, Clock.NANOS),
+                    Clock.NANOS));
         }
-        return new Choice(Backend.TSC, prefix + "; nanoTime uses the TSC clock (" + DecisionMaker.ns(tsc) + " a TSC read).", 0);
+        return new Choice(Backend.TSC, Reasons.joined(prefix, Reasons.uses(Clock.NANOS, Reasons.tscNanos(tsc))), 0);
     }
 }

@@ -1,7 +1,6 @@
 package io.fastclock.decide;
 
 import io.fastclock.config.Backend;
-import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,39 +9,30 @@ import java.util.List;
 final class StartLine {
     private StartLine() {}
 
-    /** Summary line for stderr. */
     static String of(DecisionInputs in, Choice millis, Choice nanos) {
-        String cs = "clocksource " + in.machine.clocksourceForDisplay();
         if (millis.backend() != Backend.SYSTEM || nanos.backend() != Backend.SYSTEM) {
-            StringBuilder sb = new StringBuilder(OneLine.PREFIX + "active: currentTimeMillis -> ")
-                    .append(millis.backend().settingName()).append(", nanoTime -> ")
-                    .append(nanos.backend().settingName()).append(" (").append(cs);
-            List<String> costs = new ArrayList<>();
-            if (!Double.isNaN(in.measured.realtimeNs())) {
-                costs.add(DecisionMaker.MILLIS + " " + DecisionMaker.ns(in.measured.realtimeNs()) + "/call");
+            List<String> notes = new ArrayList<>();
+            String costs = Reasons.callCosts(in.measured.realtimeNs(), in.measured.monotonicNs());
+            if (costs != null) {
+                notes.add(costs);
             }
-            if (!Double.isNaN(in.measured.monotonicNs())) {
-                costs.add(DecisionMaker.NANOS + " " + DecisionMaker.ns(in.measured.monotonicNs()) + "/call");
-            }
-            if (!costs.isEmpty()) {
-                sb.append("; ").append(String.join(", ", costs));
-            }
-            long res = in.measured.coarseResolutionNs();
             // The millis resolution and lag follow in the agent's start line (AgentStartup).
             if (nanos.backend() == Backend.COARSE) {
-                sb.append("; nanoTime ticks every ").append(DecisionMaker.ms(res));
+                notes.add(Reasons.nanosTicks(in.measured.coarseResolutionNs()));
             }
-            boolean tscWanted = in.settings.nanos() == Settings.Nanos.AUTO || in.settings.nanos() == Settings.Nanos.TSC
-                    || in.settings.millis() == Settings.Millis.AUTO || in.settings.millis() == Settings.Millis.TSC;
+            Settings settings = in.settings;
+            boolean tscWanted = settings.nanos() == Settings.Nanos.AUTO || settings.nanos() == Settings.Nanos.TSC
+                    || settings.millis() == Settings.Millis.AUTO || settings.millis() == Settings.Millis.TSC;
             if (tscWanted && in.tscBlocker != null && millis.backend() != Backend.TSC && nanos.backend() != Backend.TSC) {
-                sb.append("; TSC not used: ").append(in.tscBlocker);
+                notes.add(Reasons.tscNotUsed(in.tscBlocker));
             }
-            return sb.append(')').toString();
+            return Reasons.activeLine(millis.backend(), nanos.backend(), in.machine.clocksourceForDisplay(), notes);
         }
-        if (ActivationRules.fastHere(in.settings, in.machine.clocksourceKnownSlow(), in.measured.realtimeNs(), in.measured.monotonicNs())) {
-            return ActivationRules.fastHereLine(in.machine.clocksourceForDisplay(), DecisionMaker.ns(in.measured.realtimeNs()), DecisionMaker.ns(in.measured.monotonicNs()),
-                    in.settings.thresholdNs());
+        if (ActivationRules.fastHere(in.settings, in.machine.clocksourceKnownSlow(), in.measured.realtimeNs(),
+                in.measured.monotonicNs())) {
+            return Reasons.fastHereLine(in.machine.clocksourceForDisplay(), Reasons.ns(in.measured.realtimeNs()),
+                    Reasons.ns(in.measured.monotonicNs()), in.settings.thresholdNs());
         }
-        return OneLine.PREFIX + "inactive: " + millis.reason() + " " + nanos.reason();
+        return Reasons.inactiveLine(millis.reason(), nanos.reason());
     }
 }

@@ -13,6 +13,9 @@ import java.util.List;
  * the JNI library loaded, and the run-time checks (CPUID invariant TSC, calibration, cross-CPU) passed.
  */
 public final class TscRules {
+    /** The CPU flags the TSC clock needs, as /proc/cpuinfo names them. */
+    private static final String[] NEEDED_FLAGS = {"tsc", "constant_tsc", "nonstop_tsc"};
+
     private TscRules() {}
 
     /**
@@ -20,38 +23,30 @@ public final class TscRules {
      * CPU flags, available_clocksource, the JNI library), or null if nothing rules it out yet.
      * The caller can use this to skip the TSC checks where they cannot help.
      */
-    public static String staticBlocker(MachineFacts facts, NativeStatus nat) {
+    public static String staticBlocker(MachineFacts facts, NativeStatus libraries) {
         if (!facts.isX86_64()) {
-            return "the TSC is used only on x86_64 and this machine is "
-                    + (facts.arch() == null ? "of unknown architecture" : facts.arch());
+            return Reasons.notX86(facts.arch());
         }
         if (facts.cpuFlags().isEmpty()) {
-            return "the CPU flags could not be read from cpuinfo, so constant_tsc and nonstop_tsc cannot be confirmed";
+            return Reasons.CPU_FLAGS_UNREAD;
         }
         if (!facts.hasFlag("constant_tsc")) {
-            return "the CPU lacks constant_tsc (its TSC rate may follow the CPU frequency)";
+            return Reasons.NO_CONSTANT_TSC;
         }
         if (!facts.hasFlag("nonstop_tsc")) {
-            return "the CPU lacks nonstop_tsc (its TSC may stop in deep idle states)";
+            return Reasons.NO_NONSTOP_TSC;
         }
         if (!facts.availableClocksourcesKnown()) {
-            return "available_clocksource could not be read, so it is unknown whether the kernel still trusts the TSC";
+            return Reasons.AVAILABLE_CLOCKSOURCES_UNREAD;
         }
         if (!facts.tscListedAvailable()) {
-            return "the kernel no longer lists tsc in available_clocksource (its watchdog found it unstable)";
+            return Reasons.TSC_NO_LONGER_LISTED;
         }
-        if (!nat.jniLoaded()) {
-            return "the native library did not load" + ChoiceRules.paren(nat.jniProblem());
+        if (!libraries.jniLoaded()) {
+            return Reasons.nativeNotLoaded(libraries.jniProblem());
         }
         return null;
     }
-
-    /** The CPU flags the TSC clock needs, as /proc/cpuinfo names them, with what each promises. */
-    private static final String[][] TSC_FLAGS = {
-        {"tsc", "which says the CPU has a time-stamp counter"},
-        {"constant_tsc", "which says the TSC rate does not follow the CPU frequency"},
-        {"nonstop_tsc", "which says the TSC does not stop in deep idle states"},
-    };
 
     /**
      * Every reason, not only the first, why the TSC cannot be used that needs no run-time check: for
@@ -59,63 +54,61 @@ public final class TscRules {
      * kernel's own verdict comes first (tsc left out of available_clocksource), then every missing
      * CPU flag, then the JNI library. Empty when nothing rules the TSC out yet.
      */
-    public static List<String> staticBlockers(MachineFacts facts, NativeStatus nat) {
+    public static List<String> staticBlockers(MachineFacts facts, NativeStatus libraries) {
         List<String> out = new ArrayList<>();
         if (!facts.isX86_64()) {
-            out.add(staticBlocker(facts, nat));
+            out.add(staticBlocker(facts, libraries));
             return out;
         }
         if (!facts.availableClocksourcesKnown()) {
-            out.add("available_clocksource could not be read, so it is unknown whether the kernel still trusts the TSC");
+            out.add(Reasons.AVAILABLE_CLOCKSOURCES_UNREAD);
         } else if (!facts.tscListedAvailable()) {
-            out.add("the kernel left tsc out of available_clocksource (" + String.join(" ", facts.availableClocksources())
-                    + "): its clocksource watchdog found the TSC unstable, or the kernel never registered it"
-                    + (facts.currentClocksource() == null ? "" : "; the kernel uses " + facts.currentClocksource()));
+            out.add(Reasons.tscLeftOut(facts.availableClocksources(), facts.currentClocksource()));
         }
         if (facts.cpuFlags().isEmpty()) {
-            out.add("the CPU flags could not be read from cpuinfo, so constant_tsc and nonstop_tsc cannot be confirmed");
+            out.add(Reasons.CPU_FLAGS_UNREAD);
         } else {
             List<String> missing = new ArrayList<>();
-            for (String[] flag : TSC_FLAGS) {
-                if (!facts.hasFlag(flag[0])) {
-                    missing.add(flag[0] + " (" + flag[1] + ")");
+            for (String flag : NEEDED_FLAGS) {
+                if (!facts.hasFlag(flag)) {
+                    missing.add(flag);
                 }
             }
             if (!missing.isEmpty()) {
-                out.add("the CPU lacks " + String.join(", ", missing));
+                out.add(Reasons.cpuLacks(missing));
             }
         }
-        if (!nat.jniLoaded()) {
-            out.add("the native library did not load" + ChoiceRules.paren(nat.jniProblem()));
+        if (!libraries.jniLoaded()) {
+            out.add(Reasons.nativeNotLoaded(libraries.jniProblem()));
         }
         return out;
     }
 
     /** Why the TSC cannot be used, or null if it can. */
-    public static String blocker(MachineFacts facts, NativeStatus nat, TscHealth health) {
-        String blocker = staticBlocker(facts, nat);
+    public static String blocker(MachineFacts facts, NativeStatus libraries, TscHealth health) {
+        String blocker = staticBlocker(facts, libraries);
         if (blocker != null) {
             return blocker;
         }
         if (!health.checked()) {
-            return "the TSC checks (CPUID, calibration, cross-CPU) were not run";
+            return Reasons.TSC_CHECKS_NOT_RUN;
         }
         if (!health.cpuidInvariant()) {
-            return "CPUID does not report an invariant TSC";
+            return Reasons.NO_INVARIANT_TSC;
         }
         // In the order the checks run: calibration is skipped once the cross-CPU check failed.
         if (!health.crossCpuOk()) {
-            return "the cross-CPU check failed: " + health.crossCpuProblem();
+            return Reasons.crossCpuFailed(health.crossCpuProblem());
         }
         if (!health.calibrated()) {
-            return "TSC calibration did not converge" + ChoiceRules.paren(health.calibrationProblem());
+            return Reasons.notCalibrated(health.calibrationProblem());
         }
         return null;
     }
 
     /** Whether running the TSC checks can change the decision. */
-    public static boolean checksWorthRunning(Settings settings, MachineFacts facts, NativeStatus nat) {
-        if (ActivationRules.off(settings) || staticBlocker(facts, nat) != null) {
+    public static boolean checksWorthRunning(Settings settings, MachineFacts facts, NativeStatus libraries) {
+        if (ActivationRules.off(settings) || staticBlocker(facts, libraries) != null) {
             return false;
         }
         boolean millis = settings.millis() == Settings.Millis.AUTO || settings.millis() == Settings.Millis.TSC;

@@ -6,8 +6,8 @@ import io.fastclock.measure.MillisLagMeter;
 import io.fastclock.measure.TscRead;
 import io.fastclock.measure.TscReadChoice;
 import io.fastclock.decide.Decision;
-import io.fastclock.decide.DecisionMaker;
 import io.fastclock.probe.MachineFacts;
+import io.fastclock.decide.Reasons;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -190,7 +190,7 @@ public final class DoctorText {
                 + "  0 or less is never. The contract: behind at most the stated lag L, ahead at most 1 ms.\n"
                 + "  A coarse clock's L is what the agent states from the lag measured (at start-up, and here): the\n"
                 + "  worst plus a tick, at least two ticks. While running it is restated up to ")
-                .append(millisLag.capNs < 0 ? "five ticks" : DecisionMaker.msText(millisLag.capNs) + " (five ticks)")
+                .append(millisLag.capNs < 0 ? "five ticks" : Reasons.ms(millisLag.capNs) + " (five ticks)")
                 .append(",\n  beyond which currentTimeMillis goes back to the system clock.\n");
         out.append(String.format(Locale.ROOT, "  %-12s %9s %14s %14s %14s  %s%n", "backend", "reads", "worst behind", "stated lag L",
                 "worst ahead", "contract"));

@@ -228,19 +228,6 @@ class SettingsTest {
         assertFalse(allBut.test("com/acme/Y"));
     }
 
-    /** The warning the decision gives under nanos=coarse (DecisionMakerTest sees it given only then). */
-    @Test
-    void coarseNanosWarning() {
-        assertEquals("nanos=coarse: nanoTime will tick only once per kernel tick (4 ms resolution)",
-                Settings.coarseWarning(4_000_000));
-        assertEquals("nanos=coarse: nanoTime will tick only once per kernel tick (1 ms resolution)",
-                Settings.coarseWarning(1_000_000));
-        assertEquals("nanos=coarse: nanoTime will tick only once per kernel tick (3.33 ms resolution)",
-                Settings.coarseWarning(3_333_333));
-        assertEquals("nanos=coarse: nanoTime will tick only once per kernel tick (resolution unknown)",
-                Settings.coarseWarning(-1));
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs", "recheck", "library", "jdk", "jmx", "instant", "start"})
     void everyKeyIsKnown(String key) {

@@ -66,7 +66,7 @@ class ActivationRulesTest {
         assertFalse(ActivationRules.off(DecisionMakerTest.settings("mode=on")));
         Decision d = new DecisionMaker().decide(off, Fixtures.read("hpet-healthy-tsc"), DecisionMakerTest.hpet(4_000_000),
                 DecisionMakerTest.JNI, DecisionMakerTest.HEALTHY);
-        assertEquals(ActivationRules.OFF_LINE, d.summary());
+        assertEquals(Reasons.OFF_LINE, d.summary());
         assertFalse(TscRules.checksWorthRunning(off, Fixtures.read("hpet-healthy-tsc"), DecisionMakerTest.JNI));
     }
 
@@ -98,8 +98,8 @@ class ActivationRulesTest {
                     if (d.summary().startsWith(FAST_HERE)) {
                         fast.add(where);
                         assertFalse(d.active(), where);
-                        assertEquals(ActivationRules.fastHereLine(f.clocksourceForDisplay(),
-                                DecisionMaker.ns(m.getValue().realtimeNs()), DecisionMaker.ns(m.getValue().monotonicNs()),
+                        assertEquals(Reasons.fastHereLine(f.clocksourceForDisplay(),
+                                Reasons.ns(m.getValue().realtimeNs()), Reasons.ns(m.getValue().monotonicNs()),
                                 s.thresholdNs()), d.summary());
                     }
                 }

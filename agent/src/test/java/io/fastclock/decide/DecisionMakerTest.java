@@ -453,13 +453,13 @@ class DecisionMakerTest {
 
     @Test
     void formatting() {
-        assertEquals("612 ns", DecisionMaker.ns(612.4));
-        assertEquals("8.2 ns", DecisionMaker.ns(8.24));
-        assertEquals("8 ns", DecisionMaker.ns(8.01));
-        assertEquals("unmeasured", DecisionMaker.ns(Double.NaN));
-        assertEquals("4 ms", DecisionMaker.ms(4_000_000));
-        assertEquals("3.33 ms", DecisionMaker.ms(3_333_333));
-        assertEquals("250 us", DecisionMaker.ms(250_000));
+        assertEquals("612 ns", Reasons.ns(612.4));
+        assertEquals("8.2 ns", Reasons.ns(8.24));
+        assertEquals("8 ns", Reasons.ns(8.01));
+        assertEquals("unmeasured", Reasons.ns(Double.NaN));
+        assertEquals("4 ms", Reasons.ms(4_000_000));
+        assertEquals("3.33 ms", Reasons.ms(3_333_333));
+        assertEquals("250 us", Reasons.ms(250_000));
     }
 
     // ------------------------------------------------------------------ compiled costs and the measured lag
