@@ -27,18 +27,38 @@ public final class AttachApis {
     }
 
     /**
+     * The transport asked for, where this runtime has what it needs; else, when none is asked for,
      * jdk.attach where this JVM has it; else Byte Buddy's emulated attach over the private JNA where
      * JNA can load (it needs java.logging); else, on JDK 16+, Byte Buddy's protocol over a java.nio
-     * UNIX socket. {@value #TRANSPORT_PROPERTY}=jdk_attach|jna|nio chooses (tests).
+     * UNIX socket.
+     *
+     * @param asked the transport named on the command line, or null to choose
+     * @throws IOException naming what this runtime lacks for the transport asked for
      */
-    public static AttachApi forThisJvm() throws IOException {
-        String transport = System.getProperty(TRANSPORT_PROPERTY, "").toUpperCase(java.util.Locale.ROOT);
-        if (transport.isEmpty()) {
-            transport = hasJdkAttach() ? "JDK_ATTACH" : hasModule("java.logging") || !nioSocketsAvailable() ? "JNA" : "NIO";
+    public static AttachApi forThisJvm(AttachTransport asked) throws IOException {
+        AttachTransport transport;
+        String why;
+        if (asked != null) {
+            String lacks = lacks(asked);
+            if (lacks != null) {
+                throw new IOException("the " + asked.optionValue() + " transport needs " + lacks);
+            }
+            transport = asked;
+            why = "as asked";
+        } else if (hasJdkAttach()) {
+            transport = AttachTransport.JDK_ATTACH;
+            why = null;
+        } else if (hasModule("java.logging") || !nioSocketsAvailable()) {
+            transport = AttachTransport.JNA;
+            why = "this JVM has no jdk.attach";
+        } else {
+            transport = AttachTransport.NIO;
+            why = "this JVM has neither jdk.attach nor java.logging for JNA";
         }
+        String mechanism = transport.description + (why == null ? "" : " (" + why + ")");
         ClassLoader parent = AttachApis.class.getClassLoader();
         ClassLoader loader;
-        if (transport.equals("JNA")) {
+        if (transport == AttachTransport.JNA) {
             ExtractionRoot root = ExtractionRoot.of(tempRoot());
             loader = JnaLoader.privateLoader(root, parent, PRIVATE_PREFIXES);
             if (root.notice() != null) {
@@ -51,13 +71,25 @@ public final class AttachApis {
         // to that loader alone (this module's packages are exported to no one else).
         AttachApis.class.getModule().addExports(AttachApi.class.getPackageName(), loader.getUnnamedModule());
         try {
-            return (AttachApi) Class.forName(ADAPTER, true, loader).getConstructor(String.class).newInstance(transport);
+            return (AttachApi) Class.forName(ADAPTER, true, loader).getConstructor(AttachTransport.class, String.class)
+                    .newInstance(transport, mechanism);
         } catch (ReflectiveOperationException | LinkageError | IllegalArgumentException e) {
             throw new IOException("cannot load the attach library: " + e, e);
         }
     }
 
-    static final String TRANSPORT_PROPERTY = "fastclock.attach.transport";
+    /** What this runtime lacks for a transport ("the jdk.attach module, which this runtime lacks"), or null. */
+    private static String lacks(AttachTransport transport) {
+        switch (transport) {
+            case JDK_ATTACH:
+                return hasJdkAttach() ? null : "the jdk.attach module, which this runtime lacks";
+            case JNA:
+                return hasModule("java.logging") ? null : "the java.logging module (JNA uses it), which this runtime lacks";
+            case NIO:
+            default:
+                return nioSocketsAvailable() ? null : "UNIX-domain sockets in java.nio (JDK 16 or later)";
+        }
+    }
 
     private static boolean hasModule(String name) {
         return ModuleLayer.boot().findModule(name).isPresent();

@@ -1,7 +1,7 @@
 package io.fastclock.commands;
 
 import io.fastclock.attach.AttachApi;
-import io.fastclock.attach.AttachApis;
+import io.fastclock.attach.AttachTransport;
 
 import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
@@ -26,6 +26,12 @@ final class AttachCommand implements Command {
             + " JVM's notice, not an error, and fastclock works either way. Start the JVM with"
             + " -XX:+EnableDynamicAgentLoading to allow dynamic agents without them.";
 
+    private final JvmAccess access;
+
+    AttachCommand(JvmAccess access) {
+        this.access = access;
+    }
+
     @Override
     public String name() {
         return "attach";
@@ -44,6 +50,7 @@ final class AttachCommand implements Command {
     @Override
     public String help() {
         return "usage: java -jar " + Commands.jarPathForHelp() + " attach PID [key=value,...] [--timeout SECONDS]\n"
+                + "           " + Commands.TRANSPORT_SYNOPSIS + "\n"
                 + "  Loads fastclock into the running JVM PID with those settings (the same as -javaagent's, e.g.\n"
                 + "  mode=on,log=debug), waits for its verdict and prints it: active or not and why, the backend of\n"
                 + "  each clock, the classes and call sites it rewrote and how long it took. When active, fastclock\n"
@@ -52,6 +59,7 @@ final class AttachCommand implements Command {
                 + "  If fastclock is already in that JVM, its status is shown instead; a second copy is never loaded.\n"
                 + "  JDK 21 and later print four WARNING lines on the target's stderr (JEP 451) unless the target was\n"
                 + "  started with -XX:+EnableDynamicAgentLoading.\n"
+                + Commands.TRANSPORT_HELP
                 + "  Exit status: 0 fastclock is active in the JVM, 3 it started there but stayed inactive (the\n"
                 + "  verdict says why), 1 it could not be loaded (the message says why), 2 wrong command line.\n";
     }
@@ -59,10 +67,11 @@ final class AttachCommand implements Command {
     @Override
     public int run(String[] args, PrintStream out, PrintStream err) throws Exit {
         CommandLine line = CommandLine.parse(args, 2, Collections.<String>emptySet(),
-                Collections.singletonMap(TIMEOUT, "a number of seconds"));
+                Commands.attachOptions(TIMEOUT, "a number of seconds"));
         String pidArg = line.positional(0);
         String settingsArg = line.positional(1);
         long timeoutSeconds = line.value(TIMEOUT) == null ? DEFAULT_TIMEOUT_SECONDS : timeoutSeconds(line.value(TIMEOUT));
+        AttachTransport transport = Commands.transport(line);
         long pid = Commands.pid(pidArg);
         if (settingsArg != null) {
             if (settingsArg.trim().equals("detach")) {
@@ -75,7 +84,7 @@ final class AttachCommand implements Command {
                 throw Exit.usageAlone(OneLine.withoutPrefix(e.getMessage()) + "; nothing was loaded into the JVM " + pid);
             }
         }
-        Path jar = Commands.ownJarFor(name());
+        Path jar = access.jar(name());
         TargetProcess target = TargetProcess.of(pid);
         String problem = target.problem();
         if (problem != null) {
@@ -85,7 +94,7 @@ final class AttachCommand implements Command {
         AttachApi api;
         TargetStatus before;
         try {
-            api = AttachApis.forThisJvm();
+            api = access.api(transport);
             before = TargetStatus.read(api, pid);
         } catch (IOException | RuntimeException e) {
             throw Exit.failed("cannot attach to the JVM " + pid + ": " + Commands.describe(e));

@@ -1,5 +1,6 @@
 package io.fastclock.commands;
 
+import io.fastclock.attach.AttachTransport;
 import io.fastclock.config.BuildVersion;
 import io.fastclock.config.OneLine;
 
@@ -9,8 +10,10 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code java -jar fastclock.jar [COMMAND] ...}: without a command, the doctor; with one, attach,
@@ -27,13 +30,22 @@ public final class Commands {
     static final int INACTIVE = 3;
     /** The flag of the commands that can answer in JSON. */
     static final String JSON = "--json";
+    /** The option of the commands that attach: how this JVM reaches the other ({@link AttachTransport}). */
+    static final String TRANSPORT = "--transport";
+    /** --transport in a command's usage line. */
+    static final String TRANSPORT_SYNOPSIS = "[" + TRANSPORT + " " + String.join("|", transportNames()) + "]";
+    /** --transport in a command's help. */
+    static final String TRANSPORT_HELP = "  " + TRANSPORT + " picks how this JVM reaches the other: jdk_attach (the JDK's attach API), jna\n"
+            + "  (HotSpot's attach protocol over fastclock's private JNA) or nio (the same over a java.nio socket,\n"
+            + "  JDK 16+); without it, the first of these this runtime has (jna where it has no jdk.attach).\n";
 
     /** The doctor: what runs without a command, or with an option first. */
     private static final Command DOCTOR = new DoctorCommand(DoctorCommand.REAL);
 
     /** Every command, in the order the usage lists them; the first is the doctor. */
     static final List<Command> COMMANDS = Collections.unmodifiableList(Arrays.asList(
-            DOCTOR, new AttachCommand(), new StatusCommand(), new ListCommand(), new DetachCommand()));
+            DOCTOR, new AttachCommand(JvmAccess.REAL), new StatusCommand(JvmAccess.REAL), new ListCommand(JvmAccess.REAL),
+            new DetachCommand(JvmAccess.REAL)));
 
     private Commands() {}
 
@@ -111,8 +123,41 @@ public final class Commands {
                     .append(String.format(Locale.ROOT, "%-30s ", command.synopsis())).append(command.summary()).append('\n');
         }
         return usage.append("Each command takes --help; --version prints fastclock's version. Exit status: 0 done,\n"
-                + "1 failed (it says why), 2 wrong command line, 3 (attach) fastclock loaded but inactive (it says why).\n")
+                + "1 failed (it says why), 2 wrong command line, 3 (attach) fastclock loaded but inactive (it says why).\n"
+                + "attach, status, list and detach take " + TRANSPORT_SYNOPSIS + ": how to reach the JVM.\n")
                 .toString();
+    }
+
+    /** "jdk_attach", "jna", "nio". */
+    private static List<String> transportNames() {
+        List<String> names = new ArrayList<>();
+        for (AttachTransport transport : AttachTransport.values()) {
+            names.add(transport.optionValue());
+        }
+        return names;
+    }
+
+    /** The options of a command that attaches, --transport with what it takes, and its own (name, what its value is). */
+    static Map<String, String> attachOptions(String... own) {
+        Map<String, String> options = new HashMap<>();
+        options.put(TRANSPORT, AttachTransport.choices());
+        for (int i = 0; i + 1 < own.length; i += 2) {
+            options.put(own[i], own[i + 1]);
+        }
+        return options;
+    }
+
+    /** The transport --transport names, or null when it was not given; any other word is a wrong command line. */
+    static AttachTransport transport(CommandLine line) throws Exit {
+        String value = line.value(TRANSPORT);
+        if (value == null) {
+            return null;
+        }
+        AttachTransport transport = AttachTransport.named(value);
+        if (transport == null) {
+            throw Exit.usage(TRANSPORT + " takes " + AttachTransport.choices() + ", not '" + OneLine.escape(value) + "'");
+        }
+        return transport;
     }
 
     /** The jar's path as the user would type it (for help and error messages). */

@@ -1,7 +1,7 @@
 package io.fastclock.commands;
 
 import io.fastclock.attach.AttachApi;
-import io.fastclock.attach.AttachApis;
+import io.fastclock.attach.AttachTransport;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -15,6 +15,12 @@ import java.util.Collections;
 final class DetachCommand implements Command {
     static final long TIMEOUT_SECONDS = 60;
     static final String DETACH_ARGUMENT = "detach";
+
+    private final JvmAccess access;
+
+    DetachCommand(JvmAccess access) {
+        this.access = access;
+    }
 
     @Override
     public String name() {
@@ -33,26 +39,29 @@ final class DetachCommand implements Command {
 
     @Override
     public String help() {
-        return "usage: java -jar " + Commands.jarPathForHelp() + " detach PID\n"
+        return "usage: java -jar " + Commands.jarPathForHelp() + " detach PID " + Commands.TRANSPORT_SYNOPSIS + "\n"
                 + "  Restores the original code of every class fastclock changed in the JVM PID (loaded with -javaagent\n"
                 + "  or attach), JDK classes included, and leaves the application on the system clocks. Before the\n"
                 + "  switch the TSC clock falls back to the system clock and fastclock waits until System.nanoTime()\n"
                 + "  has passed every value it handed out, so nanoTime never goes backwards across it. A method\n"
                 + "  already running (a loop that never returns) keeps the code it started with. fastclock stays\n"
-                + "  loaded but inactive; it cannot be attached again in that JVM. Exit status 0 when restored.\n";
+                + "  loaded but inactive; it cannot be attached again in that JVM. Exit status 0 when restored.\n"
+                + Commands.TRANSPORT_HELP;
     }
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err) throws Exit {
-        long pid = Commands.pid(CommandLine.parse(args, 1, Collections.<String>emptySet()).positional(0));
-        Path jar = Commands.ownJarFor(name());
+        CommandLine line = CommandLine.parse(args, 1, Collections.<String>emptySet(), Commands.attachOptions());
+        AttachTransport transport = Commands.transport(line);
+        long pid = Commands.pid(line.positional(0));
+        Path jar = access.jar(name());
         String problem = TargetProcess.of(pid).problem();
         if (problem != null) {
             throw Exit.failed(problem);
         }
         String id = Long.toString(pid);
         try {
-            AttachApi api = AttachApis.forThisJvm();
+            AttachApi api = access.api(transport);
             TargetStatus before = TargetStatus.read(api, pid);
             if (!before.loaded()) {
                 throw Exit.failed("fastclock is not loaded in " + before.title() + "; nothing to restore");

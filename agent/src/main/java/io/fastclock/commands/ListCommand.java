@@ -1,7 +1,7 @@
 package io.fastclock.commands;
 
 import io.fastclock.attach.AttachApi;
-import io.fastclock.attach.AttachApis;
+import io.fastclock.attach.AttachTransport;
 
 import io.fastclock.doctor.Json;
 
@@ -19,6 +19,12 @@ import java.util.Map;
  * state in each (read from each JVM's system properties through the attach mechanism).
  */
 final class ListCommand implements Command {
+    private final JvmAccess access;
+
+    ListCommand(JvmAccess access) {
+        this.access = access;
+    }
+
     @Override
     public String name() {
         return "list";
@@ -36,17 +42,20 @@ final class ListCommand implements Command {
 
     @Override
     public String help() {
-        return "usage: java -jar " + Commands.jarPathForHelp() + " list [--json]\n"
+        return "usage: java -jar " + Commands.jarPathForHelp() + " list [--json] " + Commands.TRANSPORT_SYNOPSIS + "\n"
                 + "  The JVMs on this machine that you may attach to (those running as your user), with fastclock's\n"
                 + "  state in each: not loaded, active (backends, classes rewritten) or inactive (why). Each JVM is\n"
                 + "  asked for its system properties through the attach mechanism; nothing is loaded into it.\n"
                 + "  JVMs of other users are counted, not shown; JVMs started with -XX:+DisableAttachMechanism are\n"
-                + "  shown without state.\n";
+                + "  shown without state.\n"
+                + Commands.TRANSPORT_HELP;
     }
 
     @Override
     public int run(String[] args, PrintStream out, PrintStream err) throws Exit {
-        boolean json = CommandLine.parse(args, 0, Collections.singleton(Commands.JSON)).has(Commands.JSON);
+        CommandLine line = CommandLine.parse(args, 0, Collections.singleton(Commands.JSON), Commands.attachOptions());
+        boolean json = line.has(Commands.JSON);
+        AttachTransport transport = Commands.transport(line);
         int myUid = TargetProcess.uid(Paths.get("/proc/self"));
         long self = ProcessHandle.current().pid();
         List<Map<String, Object>> rows = new ArrayList<>();
@@ -83,7 +92,7 @@ final class ListCommand implements Command {
             }
             try {
                 if (api == null && apiProblem == null) {
-                    api = AttachApis.forThisJvm();
+                    api = access.api(transport);
                 }
                 if (api == null) {
                     throw new IOException(apiProblem);

@@ -5,11 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastclock.attach.AttachApi;
+import io.fastclock.attach.AttachTransport;
 import io.fastclock.config.Settings;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -226,5 +236,123 @@ class CommandsTest {
         props.put("fastclock.nanos", "tsc");
         Settings s = Settings.parse(null, props);
         assertEquals(Settings.Millis.TSC, s.millis());
+    }
+
+    /** A JVM that does nothing for a minute: a target the commands accept, never really attached to. */
+    public static final class IdleJvm {
+        public static void main(String[] args) throws InterruptedException {
+            Thread.sleep(60_000);
+        }
+    }
+
+    /** Records the transport each command asks for, and attaches to nothing. */
+    private static final class RecordingAccess implements JvmAccess {
+        final List<AttachTransport> asked = new ArrayList<>();
+
+        @Override
+        public AttachApi api(AttachTransport transport) throws IOException {
+            asked.add(transport);
+            throw new IOException("no attach in a unit test");
+        }
+
+        @Override
+        public Path jar(String command) {
+            return Paths.get("fastclock.jar");
+        }
+    }
+
+    private interface CommandOf {
+        Command of(JvmAccess access);
+    }
+
+    /** Each command that attaches, with the arguments that name its target (list has none). */
+    private static Map<String, CommandOf> attachingCommands() {
+        Map<String, CommandOf> commands = new LinkedHashMap<>();
+        commands.put("attach", AttachCommand::new);
+        commands.put("status", StatusCommand::new);
+        commands.put("list", ListCommand::new);
+        commands.put("detach", DetachCommand::new);
+        return commands;
+    }
+
+    private int run(Command command, List<String> args) {
+        return Commands.run(command, args.toArray(new String[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private static List<String> args(String command, String pid, String... more) {
+        List<String> args = new ArrayList<>();
+        if (!command.equals("list")) {
+            args.add(pid);
+        }
+        args.addAll(Arrays.asList(more));
+        return args;
+    }
+
+    @Test
+    void theCommandsThatAttachUseTheTransportNamed() throws Exception {
+        Process idle = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xshare:auto",
+                "-cp", System.getProperty("java.class.path"), IdleJvm.class.getName()).redirectErrorStream(true).start();
+        try {
+            String pid = Long.toString(idle.pid());
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (!TargetProcess.of(idle.pid()).isJvm() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(TargetProcess.of(idle.pid()).isJvm(), "the idle JVM did not start");
+            for (Map.Entry<String, CommandOf> command : attachingCommands().entrySet()) {
+                String name = command.getKey();
+                for (String[] named : new String[][] {{"--transport", "nio"}, {"--transport=jna"}, {"--transport", "jdk_attach"}, {}}) {
+                    RecordingAccess access = new RecordingAccess();
+                    out.reset();
+                    err.reset();
+                    List<String> args = args(name, pid, named);
+                    // list says what it could not read, row by row, and ends OK; the others fail.
+                    boolean list = name.equals("list");
+                    assertEquals(list ? Commands.OK : Commands.FAILED, run(command.getValue().of(access), args),
+                            name + " " + args + ": " + err);
+                    AttachTransport expected = named.length == 0 ? null
+                            : AttachTransport.named(named[named.length - 1].replace("--transport=", ""));
+                    assertEquals(Collections.singletonList(expected), access.asked, name + " " + args);
+                    assertTrue((list ? out : err).toString(StandardCharsets.UTF_8).contains("no attach in a unit test"),
+                            name + ": " + out + err);
+                }
+            }
+        } finally {
+            idle.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aWrongTransportIsRefusedWithWhatIsTaken() {
+        for (Map.Entry<String, CommandOf> command : attachingCommands().entrySet()) {
+            String name = command.getKey();
+            for (String[] bad : new String[][] {{"--transport", "udp"}, {"--transport=JNA"}, {"--transport="}, {"--transport", "jdk.attach"}}) {
+                RecordingAccess access = new RecordingAccess();
+                err.reset();
+                List<String> args = args(name, "1", bad);
+                assertEquals(Commands.USAGE, run(command.getValue().of(access), args), name + " " + args + ": " + err);
+                String value = bad.length == 2 ? bad[1] : bad[0].substring("--transport=".length());
+                assertTrue(err.toString(StandardCharsets.UTF_8).contains("fastclock " + name + ": --transport takes jdk_attach, jna or nio,"
+                        + " not '" + value + "'"), name + " " + args + ": " + err);
+                assertEquals(Collections.emptyList(), access.asked, name + " " + args);
+            }
+            err.reset();
+            assertEquals(Commands.USAGE, run(command.getValue().of(new RecordingAccess()), args(name, "1", "--transport")));
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("--transport needs jdk_attach, jna or nio"), name + ": " + err);
+        }
+    }
+
+    @Test
+    void theUsageAndEachAttachingCommandsHelpShowTheTransport() {
+        assertEquals(Commands.OK, run("--help"));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains(
+                "attach, status, list and detach take [--transport jdk_attach|jna|nio]"), out.toString());
+        for (String name : attachingCommands().keySet()) {
+            out.reset();
+            assertEquals(Commands.OK, run(name, "--help"));
+            String help = out.toString(StandardCharsets.UTF_8);
+            assertTrue(help.contains("[--transport jdk_attach|jna|nio]") && help.contains("--transport picks how"), name + ": " + help);
+        }
     }
 }

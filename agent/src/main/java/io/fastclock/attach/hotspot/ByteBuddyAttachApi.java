@@ -1,6 +1,7 @@
 package io.fastclock.attach.hotspot;
 
 import io.fastclock.attach.AttachApi;
+import io.fastclock.attach.AttachTransport;
 import net.bytebuddy.agent.ByteBuddyAgent;
 import net.bytebuddy.agent.VirtualMachine;
 
@@ -14,31 +15,18 @@ import java.util.Properties;
  * private JNA this class's loader sees). Defined only by that loader (AttachApis).
  */
 public final class ByteBuddyAttachApi implements AttachApi {
-    /** How this JVM reaches HotSpot's attach listener. */
-    public enum Transport {
-        /** The JDK's own attach API (Byte Buddy's ForModularizedVm). */
-        JDK_ATTACH("jdk.attach"),
-        /** Byte Buddy's emulated attach: its HotSpot protocol over JNA (fastclock's private copy). */
-        JNA("Byte Buddy's HotSpot attach protocol over fastclock's private JNA (this JVM has no jdk.attach)"),
-        /** Byte Buddy's HotSpot protocol over a java.nio UNIX-domain socket (JDK 16+). */
-        NIO("Byte Buddy's HotSpot attach protocol over a java.nio UNIX socket (this JVM has neither jdk.attach nor java.logging for JNA)");
+    private final AttachTransport transport;
+    private final String mechanism;
 
-        final String description;
-
-        Transport(String description) {
-            this.description = description;
-        }
-    }
-
-    private final Transport transport;
-
-    public ByteBuddyAttachApi(String transport) {
-        this.transport = Transport.valueOf(transport);
+    /** @param mechanism what {@link #mechanism()} says: the transport, and why it was chosen */
+    public ByteBuddyAttachApi(AttachTransport transport, String mechanism) {
+        this.transport = transport;
+        this.mechanism = mechanism;
     }
 
     @Override
     public Properties[] systemAndAgentProperties(String pid) throws IOException {
-        if (transport == Transport.JDK_ATTACH) {
+        if (transport == AttachTransport.JDK_ATTACH) {
             return JdkAttachProperties.read(pid);
         }
         VirtualMachine vm = emulated(pid);
@@ -51,7 +39,7 @@ public final class ByteBuddyAttachApi implements AttachApi {
 
     @Override
     public void loadAgent(String pid, File jar, String args) throws IOException {
-        if (transport == Transport.NIO) {
+        if (transport == AttachTransport.NIO) {
             VirtualMachine vm = emulated(pid);
             try {
                 vm.loadAgent(jar.getAbsolutePath(), args);
@@ -60,7 +48,7 @@ public final class ByteBuddyAttachApi implements AttachApi {
             }
             return;
         }
-        ByteBuddyAgent.AttachmentProvider provider = transport == Transport.JDK_ATTACH
+        ByteBuddyAgent.AttachmentProvider provider = transport == AttachTransport.JDK_ATTACH
                 ? ByteBuddyAgent.AttachmentProvider.ForModularizedVm.INSTANCE
                 : ByteBuddyAgent.AttachmentProvider.ForEmulatedAttachment.INSTANCE;
         try {
@@ -72,13 +60,13 @@ public final class ByteBuddyAttachApi implements AttachApi {
     }
 
     private VirtualMachine emulated(String pid) throws IOException {
-        return transport == Transport.NIO
+        return transport == AttachTransport.NIO
                 ? VirtualMachine.ForHotSpot.attach(pid, new NioSocketConnections())
                 : VirtualMachine.ForHotSpot.attach(pid);
     }
 
     @Override
     public String mechanism() {
-        return transport.description;
+        return mechanism;
     }
 }
