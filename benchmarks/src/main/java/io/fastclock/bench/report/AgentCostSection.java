@@ -213,7 +213,16 @@ final class AgentCostSection {
         if (oldName != null) {
             b.append("; `fastclock ").append(oldName).append("` rewrote every such class with ASM where that commit did");
         }
-        b.append(".\n\n");
+        b.append(".");
+        if (l.has("no-op transformer")) {
+            b.append(" The no-op transformer changes nothing: it is what the JVM's class-file hook costs each class before any "
+                    + "agent's code runs, so fastclock's own share is its row less that one.");
+        }
+        if (cpu) {
+            b.append(" CPU: the loading thread's time on a CPU (schedstat), to which the JIT's and the GC's threads and "
+                    + "preemption add nothing.");
+        }
+        b.append("\n\n");
     }
 
     private static void attach(StringBuilder b, JsonObject a) {
