@@ -1,5 +1,7 @@
 package io.fastclock.it;
 
+import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -12,6 +14,11 @@ final class BusyHost {
     static final String UNDECIDED = "fastclock: undecided:";
 
     private BusyHost() {}
+
+    /** The agent's lines less its "undecided" notice, which busy CPUs at start add before the verdict. */
+    static List<String> withoutUndecided(List<String> agentLines) {
+        return agentLines.stream().filter(l -> !l.startsWith(UNDECIDED)).collect(Collectors.toList());
+    }
 
     /** Skips the test when the agent deferred its verdict past main's start (busy CPUs). */
     static void assumeDecidedBeforeMain(ForkedJvm.Result r) {

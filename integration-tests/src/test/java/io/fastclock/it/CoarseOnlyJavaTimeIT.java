@@ -155,6 +155,8 @@ class CoarseOnlyJavaTimeIT {
             }
         });
         assertTrue(wrong.isEmpty(), "these still reach the slow clock: " + wrong + "\n" + r);
+        assertTrue(r.longValue("agreement.heldUp") < JTimeCoverageApp.VALUE_CHECKS / 2,
+                "most pairs held up past L: the agreement was hardly checked\n" + r);
         assertEquals(0, r.longValue("agreement.outside"),
                 "Instant.now() and currentTimeMillis differ by more than L = " + lagMs + " ms\n" + r);
         assertTrue(r.agentLines().get(0).matches(".*; java\\.time -> " + epoch + " at [0-9.]+ ms resolution \\(instant=coarse,"

@@ -94,9 +94,15 @@ class GuestIT {
             // Emulated tsc reads cost about the 100 ns threshold: there the doctor and the agent, each measuring,
             // may rightly decide apart. On hpet and acpi_pm the clocks cost several times the threshold.
             if (doctor != null && jdk == jdks.get(0) && !clocksource.equals("tsc")) {
-                checks.add(() -> assertEquals(doctor.path("auto").path("millis").path("backend").asText() + ","
-                        + doctor.path("auto").path("nanos").path("backend").asText(), decidedBackends(contract),
-                        where + "the doctor's verdict is not what the agent decided\n" + contract));
+                String doctorChose = doctor.path("auto").path("millis").path("backend").asText() + ","
+                        + doctor.path("auto").path("nanos").path("backend").asText();
+                if (lagStraddlesTheCap(doctor, doctorChose, contract)) {
+                    System.out.println("[GuestIT] " + where + "finding: the doctor chose " + doctorChose + ", the agent "
+                            + decidedBackends(contract) + ": one of them measured the coarse clock's lag over the cap");
+                } else {
+                    checks.add(() -> assertEquals(doctorChose, decidedBackends(contract),
+                            where + "the doctor's verdict is not what the agent decided\n" + contract));
+                }
             }
         }
         assertAll(clocksource, checks);
@@ -254,6 +260,26 @@ class GuestIT {
     static String backends(ForkedJvm.Result r) {
         String backends = r.value("backends");
         return backends.equals("none") ? "system,system" : backends.replace("millis=", "").replace("nanos=", "");
+    }
+
+    /** How a reason says the coarse clock's measured lag, with a tick of margin, was over the cap. */
+    static final String LAG_OVER_THE_CAP = "with a tick of margin) is over the";
+
+    /**
+     * The doctor and the agent each measure the coarse clock's lag, at different moments: on a loaded
+     * host a kernel tick held up in one measurement and not the other puts one over the cap and the
+     * other under it, and both verdicts follow the rule. Only millis may differ, and only so.
+     */
+    static boolean lagStraddlesTheCap(JsonNode doctor, String doctorChose, ForkedJvm.Result agent) {
+        String[] d = doctorChose.split(",");
+        String[] a = decidedBackends(agent).split(",");
+        if (!d[1].equals(a[1])) {
+            return false;
+        }
+        boolean doctorOver = doctor.path("auto").path("millis").path("reason").asText().contains(LAG_OVER_THE_CAP);
+        boolean agentOver = agent.stderr.contains(LAG_OVER_THE_CAP);
+        return d[0].equals("system") && a[0].equals("coarse") && doctorOver
+                || d[0].equals("coarse") && a[0].equals("system") && agentOver;
     }
 
     static final Pattern DECIDED = Pattern.compile("^fastclock: active: currentTimeMillis -> (\\S+), nanoTime -> (\\S+) ", Pattern.MULTILINE);

@@ -127,7 +127,7 @@ class JfrIT {
         assertEquals(HostMachine.backendsWithTsc(), r.value("backends"), r.toString());
         assertEquals("up", r.value("agentJfr"), "the agent did not take JFR up within the app's deadline\n" + r);
         assertEquals(1, r.longValue("stoppedRecordings"), r.toString());
-        assertEquals(1, r.agentLines().size(), "JFR must not add lines on stderr\n" + r);
+        assertEquals(1, BusyHost.withoutUndecided(r.agentLines()).size(), "JFR must not add lines on stderr\n" + r);
 
         String printed = jfrPrint(jdk, "fastclock.Activation", rec);
         List<JsonNode> activation = events(printed, "fastclock.Activation");
@@ -281,8 +281,9 @@ class JfrIT {
         if (HostMachine.hasTscClock()) {
             assertEquals(HostMachine.backendsWithTsc(), active.value("backends"), active.toString());
         } // else: active with the coarse clock; what matters here is that nothing mentions JFR
-        assertEquals(1, active.agentLines().size(), "one line, the start line\n" + active);
-        assertTrue(active.agentLines().get(0).startsWith("fastclock: active:"), active.toString());
+        List<String> verdict = BusyHost.withoutUndecided(active.agentLines());
+        assertEquals(1, verdict.size(), "one line, the start line\n" + active);
+        assertTrue(verdict.get(0).startsWith("fastclock: active:"), active.toString());
         assertEquals("true", active.value("mbean"), active.toString());
         assertFalse(active.stderr.toLowerCase(Locale.ROOT).contains("jfr"), active.toString());
 

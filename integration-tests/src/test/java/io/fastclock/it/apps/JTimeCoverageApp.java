@@ -16,7 +16,9 @@ import java.util.List;
  * {@value #VALUE_CHECKS} reads each between two references. With a lag, also prints
  * {@code agreement.outside}: how many of as many Instant.now().toEpochMilli() reads and a
  * System.currentTimeMillis() read just after (rewritten here) differ by more than the lag
- * (epoch.agrees-with-millis), and {@code dateAheadOfMillis}: how many new Date() reads were later
+ * (epoch.agrees-with-millis); pairs around which this thread was held up longer than the lag (a
+ * busy host: a System.currentTimeMillis() read just before is that far behind) say nothing of the
+ * clocks and are counted in {@code agreement.heldUp} instead, and {@code dateAheadOfMillis}: how many new Date() reads were later
  * than a System.currentTimeMillis() read just after them.
  *
  * <p>With "stated" as the lag (the coarse clock's L, as the agent stated it), a value or a pair past L
@@ -28,7 +30,7 @@ import java.util.List;
  */
 public final class JTimeCoverageApp {
     static final int WARM_UP = 3_000;
-    static final int VALUE_CHECKS = 2_000;
+    public static final int VALUE_CHECKS = 2_000;
     private static boolean kernelExcusesLateTicks;
     private static long pastLagWithTheKernel;
     private static long checkedAgainstTheKernel;
@@ -66,6 +68,7 @@ public final class JTimeCoverageApp {
         }
         if (args.length > 2) {
             System.out.println("agreement.outside=" + agreementOutside(lagMs));
+            System.out.println("agreement.heldUp=" + agreementHeldUp);
             System.out.println("dateAheadOfMillis=" + dateAheadOfMillis());
             System.out.println("pastLagWithTheKernel=" + pastLagWithTheKernel);
             System.out.println("checkedAgainstTheKernel=" + checkedAgainstTheKernel);
@@ -88,13 +91,18 @@ public final class JTimeCoverageApp {
         return ahead;
     }
 
+    private static long agreementHeldUp;
+
     private static long agreementOutside(long lagMs) {
         long outside = 0;
         for (int i = 0; i < VALUE_CHECKS; i++) {
+            long before = System.currentTimeMillis();
             long kernelCoarseMs = kernelCoarseMs();
             long instant = java.time.Instant.now().toEpochMilli();
             long millis = System.currentTimeMillis();
-            if (Math.abs(millis - instant) > lagMs) {
+            if (millis - before > lagMs) {
+                agreementHeldUp++;
+            } else if (Math.abs(millis - instant) > lagMs) {
                 if (millis >= kernelCoarseMs && instant - kernelCoarseMs > lagMs) {
                     pastLagWithTheKernel++;
                 } else {
