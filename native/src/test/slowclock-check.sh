@@ -7,8 +7,9 @@
 #  - checks the read counts (SLOWCLOCK_COUNT, SLOWCLOCK_COUNT_THREAD) against a known number of reads;
 #  - checks that clocks taken from dlopen("librt.so.1") + dlsym(handle) (HotSpot 11's nanoTime) are
 #    the simulator's (counted), and that other dlsym look-ups, RTLD_NEXT included, behave as before;
-#  - checks that SLOWCLOCK_SERIALIZE runs one fine read (and its spin) at a time, by the values the
-#    reads return (no timing), and prints reads/s at 1, 2 and 4 threads with and without it.
+#  - checks that SLOWCLOCK_SERIALIZE=1 runs one fine read (and its spin) at a time, by the values the
+#    reads return (no timing), that SLOWCLOCK_SERIALIZE=queue serves at most one read per spin, by
+#    the reads counted in a known time, and prints reads/s at 1, 2 and 4 threads in each mode.
 # Timings are printed, not asserted. Exits non-zero if a functional check fails.
 # Usage: native/src/test/slowclock-check.sh [path/to/libslowclock.so]
 set -euo pipefail
@@ -270,9 +271,17 @@ for ser in 1; do
 done
 read -r close gaps < <(env LD_PRELOAD="$lib" SLOWCLOCK_SPIN_NS=2000 "$work/probe" gaps 4 5000 2000)
 echo "  not serialised: $close of $gaps gaps under 2000 ns (overlaps, when threads ran at once; not checked)"
+# Queued, turns of 2000 ns never overlap, so 4 threads together make at most one read per 2000 ns
+# (500,000 a second; the 4 first turns may start at once, hence the slack of 1%).
+read -r _ total _ _ < <(env LD_PRELOAD="$lib" SLOWCLOCK_SPIN_NS=2000 SLOWCLOCK_SERIALIZE=queue "$work/probe" rate 4 300)
+awk -v x="$total" 'BEGIN { exit !(x > 0 && x <= 505000) }' \
+  && ok "SLOWCLOCK_SERIALIZE=queue: 4 threads made $total reads/s in all, at most one per 2000 ns" \
+  || fail "SLOWCLOCK_SERIALIZE=queue: 4 threads made $total reads/s, more than one per 2000 ns: turns overlapped"
+read -r _ total _ _ < <(env LD_PRELOAD="$lib" SLOWCLOCK_SPIN_NS=2000 "$work/probe" rate 4 300)
+echo "  not serialised: $total reads/s in all (above 500,000 when threads ran at once; not checked)"
 echo "  reads/s with SLOWCLOCK_SPIN_NS=500 (timing, not checked; other load on the machine shows here):"
 printf '  %-24s %8s %12s %12s %12s %12s\n' "" threads "per thread" total slowest fastest
-for ser in 0 1; do
+for ser in 0 1 queue; do
   for threads in 1 2 4; do
     read -r mean total lo hi < <(env LD_PRELOAD="$lib" SLOWCLOCK_SPIN_NS=500 SLOWCLOCK_SERIALIZE="$ser" "$work/probe" rate "$threads" 500)
     printf '  %-24s %8s %12s %12s %12s %12s\n' "SLOWCLOCK_SERIALIZE=$ser" "$threads" "$mean" "$total" "$lo" "$hi"

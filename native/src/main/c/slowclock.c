@@ -31,8 +31,9 @@
  *   SLOWCLOCK_SPIN_NS    extra busy wait after each fine read, 0..10000000 ns (default 0)
  *   SLOWCLOCK_SERIALIZE  1: one fine read at a time across the process, its system call and its
  *                        spin together, as HPET serialises reads machine-wide (a waiting thread
- *                        sleeps on a mutex); 0 (default): reads run in parallel. Ignored with
- *                        SLOWCLOCK_FINE=vdso.
+ *                        sleeps on a mutex); queue: each read books the next SLOWCLOCK_SPIN_NS the
+ *                        simulated counter is free and busy-waits through that turn (below);
+ *                        0 (default): reads run in parallel. Ignored with SLOWCLOCK_FINE=vdso.
  *   SLOWCLOCK_STEPS      up to 32 steps "AT_MS:DELTA_MS" separated by commas, AT_MS >= 0 and
  *                        non-decreasing, DELTA_MS signed (e.g. "2000:+5000,4000:-10000")
  *   SLOWCLOCK_MONO_PPM   "AT_MS:PPM", AT_MS >= 0, PPM signed in -100000..100000 (e.g. "1500:+5000")
@@ -80,6 +81,16 @@
  * one thread made 1.45-1.48 M reads/s and two threads 0.61 M each (1.22 M in total; 0.69-0.86 M
  * each without serialisation); native/src/test/slowclock-check.sh prints the rates on your machine
  * (docs/SIMULATOR.md has the command) and checks by the values they return that reads never overlap.
+ *
+ * The mutex overstates a real HPET on busy CPUs: a reader that loses its CPU while it holds the
+ * mutex holds up every other reader until it runs again (milliseconds), while an HPET read is one
+ * instruction that no preemption splits. SLOWCLOCK_SERIALIZE=queue models the counter as the
+ * hardware does: a queue that serves one read per SLOWCLOCK_SPIN_NS. A reader books its turn (one
+ * atomic compare-and-swap), busy-waits until its turn has ended (as a CPU stalls on a queued MMIO
+ * read), then makes its system call; a reader preempted meanwhile delays only itself, since its
+ * turn runs out in real time. Alone, a read costs what it costs unserialised. Reads never exceed one
+ * per SLOWCLOCK_SPIN_NS across the process (slowclock-check.sh checks it by the rate). With
+ * SLOWCLOCK_SPIN_NS=0 the queue serialises nothing.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -203,11 +214,13 @@ static long long real_monotonic_ns(void) {
 
 /* ---- HPET-like serialisation (SLOWCLOCK_SERIALIZE) ---- */
 
+enum serialization { SERIAL_NONE, SERIAL_MUTEX, SERIAL_QUEUE };
+static enum serialization serialize;
+
 /*
  * One pthread mutex: a contended waiter sleeps in the kernel (futex) instead of spinning, so a
  * holder that loses its CPU (vCPU preemption, more threads than CPUs) does not stall everyone.
  */
-static int serialize;
 static pthread_mutex_t read_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 /*
@@ -219,7 +232,7 @@ static __thread volatile sig_atomic_t in_section __attribute__((tls_model("initi
 
 /* Enters the section where one fine read runs at a time; returns whether it must be left. */
 static int section_enter(void) {
-  if (!serialize || in_section) {
+  if (serialize != SERIAL_MUTEX || in_section) {
     return 0;
   }
   in_section = 1; /* before the lock: a signal arriving after it must not lock again */
@@ -249,11 +262,59 @@ static void section_reset_in_child(void) {
   in_section = 0;
 }
 
-static void spin(void) {
-  long long start = real_monotonic_ns();
-  while (real_monotonic_ns() - start < spin_ns) {
+static void spin_until(long long deadline_ns) {
+  while (real_monotonic_ns() < deadline_ns) {
     cpu_relax();
   }
+}
+
+/*
+ * SLOWCLOCK_SERIALIZE=queue: the real CLOCK_MONOTONIC at which the simulated counter is next free.
+ * Relaxed is enough: the compare-and-swap orders the bookings among themselves, and no other data
+ * is published through it.
+ */
+static _Atomic long long queue_free_at_ns;
+
+/* Books the next turn of spin_ns on the simulated counter; returns when the turn starts. */
+static long long queue_book(void) {
+  long long now = real_monotonic_ns();
+  long long free_at = atomic_load_explicit(&queue_free_at_ns, memory_order_relaxed);
+  long long start;
+  do {
+    start = free_at > now ? free_at : now;
+  } while (!atomic_compare_exchange_weak_explicit(&queue_free_at_ns, &free_at, start + spin_ns,
+                                                  memory_order_relaxed, memory_order_relaxed));
+  return start;
+}
+
+/*
+ * Runs one slow fine read (read(id, out)) as the settings ask: serialised by the mutex or the
+ * queue or not at all, followed by the spin.
+ */
+static int slow_read(int (*read)(clockid_t, void *), clockid_t id, void *out) {
+  if (serialize == SERIAL_QUEUE) {
+    /* The turn is the hardware access; the system call around it runs on each CPU in parallel. */
+    spin_until(queue_book() + spin_ns);
+    return read(id, out);
+  }
+  int entered = section_enter();
+  int rc = read(id, out);
+  if (spin_ns > 0 && fine_syscall) {
+    spin_until(real_monotonic_ns() + spin_ns);
+  }
+  section_leave(entered);
+  return rc;
+}
+
+static int syscall_clock_gettime(clockid_t id, void *tp) {
+  return (int)syscall(SYS_clock_gettime, id, tp);
+}
+
+/* The id is unused: gettimeofday has one clock. */
+static int syscall_gettimeofday(clockid_t id, void *tv_and_tz) {
+  (void)id;
+  void **args = tv_and_tz;
+  return (int)syscall(SYS_gettimeofday, args[0], args[1]);
 }
 
 /* Cumulative wall-clock shift in ms for the steps reached so far. */
@@ -372,12 +433,7 @@ int clock_gettime(clockid_t id, struct timespec *tp) {
     count_read(kind_of(id));
   }
   if (fine && (fine_syscall || real_clock_gettime == NULL)) {
-    int entered = section_enter();
-    rc = (int)syscall(SYS_clock_gettime, id, tp);
-    if (spin_ns > 0 && fine_syscall) {
-      spin();
-    }
-    section_leave(entered);
+    rc = slow_read(syscall_clock_gettime, id, tp);
   } else if (real_clock_gettime != NULL) {
     rc = real_clock_gettime(id, tp);
   } else {
@@ -409,12 +465,8 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz) {
   int rc;
   count_read(KIND_GETTIMEOFDAY);
   if (fine_syscall || real_gettimeofday == NULL) {
-    int entered = section_enter();
-    rc = (int)syscall(SYS_gettimeofday, out, tz);
-    if (spin_ns > 0 && fine_syscall) {
-      spin();
-    }
-    section_leave(entered);
+    void *args[2] = {out, tz};
+    rc = slow_read(syscall_gettimeofday, CLOCK_REALTIME, args);
   } else {
     rc = real_gettimeofday(out, tz);
   }
@@ -775,13 +827,13 @@ __attribute__((constructor)) static void slowclock_init(void) {
 
   v = getenv("SLOWCLOCK_SERIALIZE");
   if (v != NULL && *v != '\0') {
-    if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0) {
+    if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0 || strcmp(v, "queue") == 0) {
       /* With SLOWCLOCK_FINE=vdso nothing is slow to serialise: reads stay on the vDSO. */
-      serialize = v[0] == '1' && fine_syscall;
+      serialize = !fine_syscall || v[0] == '0' ? SERIAL_NONE : v[0] == '1' ? SERIAL_MUTEX : SERIAL_QUEUE;
     } else {
-      warn("SLOWCLOCK_SERIALIZE", v, "0 or 1");
+      warn("SLOWCLOCK_SERIALIZE", v, "0, 1 or queue");
     }
-    if (serialize) {
+    if (serialize == SERIAL_MUTEX) {
       int rc = pthread_atfork(NULL, NULL, section_reset_in_child);
       if (rc != 0) {
         fprintf(stderr, "slowclock: pthread_atfork failed (%s); a forked child may block on the clock\n",
