@@ -233,7 +233,7 @@ fi
 
 echo "== start-up, verdict and class-loading cost"
 "$java" -cp "$jar" io.fastclock.bench.StartupCost --agent "$agent" "${old_opts[@]}" --slowclock "$slow" \
-  --runs "$startup_runs" --load-runs "$load_runs" --classes 3000 --out "$results/startup.json"
+  --runs "$startup_runs" --load-runs "$load_runs" --classes 12000 --out "$results/startup.json"
 echo "== attach cost"
 "$java" -cp "$jar" io.fastclock.bench.AttachCost --agent "$agent" "${old_opts[@]}" --slowclock "$slow" \
   --classes 5000 --threads 0,2 --runs 3 --out "$results/attach.json"

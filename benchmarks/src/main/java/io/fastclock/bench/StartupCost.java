@@ -39,7 +39,7 @@ import org.objectweb.asm.Opcodes;
  * <pre>
  * java -cp benchmarks.jar io.fastclock.bench.StartupCost --agent agent/target/fastclock.jar \
  *      [--old-agent OLD.jar --old-name REV] --slowclock native/target/libslowclock.so --runs 15 \
- *      --classes 3000 --out startup.json
+ *      --classes 12000 --out startup.json
  * </pre>
  */
 public final class StartupCost {
@@ -87,7 +87,8 @@ public final class StartupCost {
         String slowclock = "native/target/libslowclock.so";
         String spin = "0";
         int runs = 15;
-        int classes = 3000;
+        // Fewer classes let the JIT's timing and the machine's noise swamp a few µs a class (3000 did).
+        int classes = 12000;
         int loadRuns = 10;
         String out = "benchmarks/results/startup.json";
         String java = System.getProperty("java.home") + "/bin/java";
