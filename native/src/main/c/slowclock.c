@@ -71,8 +71,9 @@
  * vDSO symbol looked up by its own name (__vdso_clock_gettime).
  *
  * The hot path allocates nothing; its only shared state is a lock-free atomic counter of the steps
- * reached, with SLOWCLOCK_COUNT relaxed atomic read counters, and with SLOWCLOCK_SERIALIZE=1 one
- * mutex held across the system call and the spin.
+ * reached, with SLOWCLOCK_COUNT relaxed atomic read counters, with SLOWCLOCK_SERIALIZE=1 one
+ * mutex held across the system call and the spin, and with SLOWCLOCK_SERIALIZE=queue one atomic
+ * (when the simulated counter is next free).
  *
  * Serialisation: a waiter must sleep, not spin. A spin lock held across the system call collapsed
  * under vCPU preemption, and so did a ticket lock that spins 20 us and then yields (2 threads on
