@@ -8,11 +8,16 @@
 #  - checks that clocks taken from dlopen("librt.so.1") + dlsym(handle) (HotSpot 11's nanoTime) are
 #    the simulator's (counted), and that other dlsym look-ups, RTLD_NEXT included, behave as before;
 #  - checks that SLOWCLOCK_SERIALIZE=1 runs one fine read (and its spin) at a time, by the values the
-#    reads return (no timing), that SLOWCLOCK_SERIALIZE=queue serves at most one read per spin, by
-#    the reads counted in a known time, and prints reads/s at 1, 2 and 4 threads in each mode.
-# Timings are printed, not asserted. Exits non-zero if a functional check fails.
+#    reads return (no timing), that SLOWCLOCK_SERIALIZE=queue serves at most one read per turn, by
+#    the reads counted in a known time (a bound no load can break; it tells only where the same
+#    threads unserialised beat it, and says so where they did not), and prints reads/s at 1, 2 and
+#    4 threads in each mode.
+# Other timings are printed, not asserted. Exits non-zero if a functional check fails.
+# SLOWCLOCK_MONO_PPM and SLOWCLOCK_COARSE_LAG are checked by MonotonicRateIT and CoarseLagIT.
 # Usage: native/src/test/slowclock-check.sh [path/to/libslowclock.so]
 set -euo pipefail
+# The caller's own simulator settings must not change what is checked here.
+unset "${!SLOWCLOCK_@}"
 
 here=$(cd "$(dirname "$0")" && pwd)
 lib=${1:-$here/../../target/libslowclock.so}
@@ -271,14 +276,18 @@ for ser in 1; do
 done
 read -r close gaps < <(env LD_PRELOAD="$lib" SLOWCLOCK_SPIN_NS=2000 "$work/probe" gaps 4 5000 2000)
 echo "  not serialised: $close of $gaps gaps under 2000 ns (overlaps, when threads ran at once; not checked)"
-# Queued, turns of 2000 ns never overlap, so 4 threads together make at most one read per 2000 ns
-# (500,000 a second; the 4 first turns may start at once, hence the slack of 1%).
+# Queued, turns of 2000 ns never overlap and each read waits out its own, so 4 threads together make
+# at most one read per 2000 ns: 500,000 a second (1% slack for the clock reads around the window).
+# Only where the same threads unserialised beat that bound can overlapping turns show.
+read -r _ free _ _ < <(env LD_PRELOAD="$lib" SLOWCLOCK_SPIN_NS=2000 "$work/probe" rate 4 300)
 read -r _ total _ _ < <(env LD_PRELOAD="$lib" SLOWCLOCK_SPIN_NS=2000 SLOWCLOCK_SERIALIZE=queue "$work/probe" rate 4 300)
-awk -v x="$total" 'BEGIN { exit !(x > 0 && x <= 505000) }' \
-  && ok "SLOWCLOCK_SERIALIZE=queue: 4 threads made $total reads/s in all, at most one per 2000 ns" \
-  || fail "SLOWCLOCK_SERIALIZE=queue: 4 threads made $total reads/s, more than one per 2000 ns: turns overlapped"
-read -r _ total _ _ < <(env LD_PRELOAD="$lib" SLOWCLOCK_SPIN_NS=2000 "$work/probe" rate 4 300)
-echo "  not serialised: $total reads/s in all (above 500,000 when threads ran at once; not checked)"
+if awk -v x="$total" 'BEGIN { exit !(x > 505000) }'; then
+  fail "SLOWCLOCK_SERIALIZE=queue: 4 threads made $total reads/s, more than one per 2000 ns: turns overlapped"
+elif awk -v x="$free" 'BEGIN { exit !(x > 505000) }'; then
+  ok "SLOWCLOCK_SERIALIZE=queue: 4 threads made $total reads/s in all, at most one per 2000 ns ($free unserialised)"
+else
+  echo "  SLOWCLOCK_SERIALIZE=queue: $total reads/s in all, under the bound, but not checked: unserialised the same threads made only $free (busy CPUs)"
+fi
 echo "  reads/s with SLOWCLOCK_SPIN_NS=500 (timing, not checked; other load on the machine shows here):"
 printf '  %-24s %8s %12s %12s %12s %12s\n' "" threads "per thread" total slowest fastest
 for ser in 0 1 queue; do

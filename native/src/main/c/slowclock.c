@@ -89,9 +89,10 @@
  * hardware does: a queue that serves one read per SLOWCLOCK_SPIN_NS. A reader books its turn (one
  * atomic compare-and-swap), busy-waits until its turn has ended (as a CPU stalls on a queued MMIO
  * read), then makes its system call; a reader preempted meanwhile delays only itself, since its
- * turn runs out in real time. Alone, a read costs what it costs unserialised. Reads never exceed one
- * per SLOWCLOCK_SPIN_NS across the process (slowclock-check.sh checks it by the rate). With
- * SLOWCLOCK_SPIN_NS=0 the queue serialises nothing.
+ * turn runs out in real time. Alone, a read costs what it costs unserialised. Turns never overlap,
+ * so over any window the process makes at most one read per SLOWCLOCK_SPIN_NS, give or take one per
+ * thread (slowclock-check.sh checks it by the rate); the system calls themselves, and the values
+ * they return, are not spaced out. With SLOWCLOCK_SPIN_NS=0 there is no queue.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -275,6 +276,8 @@ static void spin_until(long long deadline_ns) {
  * is published through it.
  */
 static _Atomic long long queue_free_at_ns;
+/* A signal handler may book a turn while its thread is inside queue_book: no lock may hide in it. */
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "SLOWCLOCK_SERIALIZE=queue needs a lock-free atomic long long");
 
 /* Books the next turn of spin_ns on the simulated counter; returns when the turn starts. */
 static long long queue_book(void) {
@@ -293,7 +296,7 @@ static long long queue_book(void) {
  * queue or not at all, followed by the spin.
  */
 static int slow_read(int (*read)(clockid_t, void *), clockid_t id, void *out) {
-  if (serialize == SERIAL_QUEUE) {
+  if (serialize == SERIAL_QUEUE && spin_ns > 0) {
     /* The turn is the hardware access; the system call around it runs on each CPU in parallel. */
     spin_until(queue_book() + spin_ns);
     return read(id, out);
