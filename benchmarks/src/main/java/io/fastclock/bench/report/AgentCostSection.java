@@ -262,12 +262,7 @@ final class AgentCostSection {
     }
 
     private static double medianOf(JsonArray values) {
-        double[] v = new double[values.size()];
-        for (int i = 0; i < v.length; i++) {
-            v[i] = values.get(i).getAsDouble();
-        }
-        Arrays.sort(v);
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        return medianOf(doubles(values));
     }
 
     private static double maxOf(JsonArray values) {
@@ -301,10 +296,13 @@ final class AgentCostSection {
     }
 
     private static double[] runs(JsonObject group, String config, String metric) {
-        JsonArray all = group.getAsJsonObject(config).getAsJsonObject(metric).getAsJsonArray("all");
-        double[] v = new double[all.size()];
+        return doubles(group.getAsJsonObject(config).getAsJsonObject(metric).getAsJsonArray("all"));
+    }
+
+    private static double[] doubles(JsonArray values) {
+        double[] v = new double[values.size()];
         for (int i = 0; i < v.length; i++) {
-            v[i] = all.get(i).getAsDouble();
+            v[i] = values.get(i).getAsDouble();
         }
         return v;
     }
