@@ -18,8 +18,8 @@ import java.util.List;
  * System.currentTimeMillis() read just after (rewritten here) differ by more than the lag
  * (epoch.agrees-with-millis); pairs around which this thread was held up longer than the lag (a
  * busy host: a System.currentTimeMillis() read just before is that far behind) say nothing of the
- * clocks and are counted in {@code agreement.heldUp} instead, and {@code dateAheadOfMillis}: how many new Date() reads were later
- * than a System.currentTimeMillis() read just after them.
+ * clocks and are counted in {@code agreement.heldUp} instead; and {@code dateAheadOfMillis}: how
+ * many new Date() reads were later than a System.currentTimeMillis() read just after them.
  *
  * <p>With "stated" as the lag (the coarse clock's L, as the agent stated it), a value or a pair past L
  * is not wrong where the kernel's own CLOCK_REALTIME_COARSE, read just before, was as far behind
@@ -32,6 +32,7 @@ public final class JTimeCoverageApp {
     static final int WARM_UP = 3_000;
     public static final int VALUE_CHECKS = 2_000;
     private static boolean kernelExcusesLateTicks;
+    private static long agreementHeldUp;
     private static long pastLagWithTheKernel;
     private static long checkedAgainstTheKernel;
 
@@ -90,8 +91,6 @@ public final class JTimeCoverageApp {
         }
         return ahead;
     }
-
-    private static long agreementHeldUp;
 
     private static long agreementOutside(long lagMs) {
         long outside = 0;
