@@ -26,13 +26,15 @@ import org.junit.jupiter.api.Test;
 class PackageLayersTest {
     /** Bottom first. entry stands apart: it uses no other package (the module is defined from it). */
     static final List<String> LAYERS = Arrays.asList(
-            "runtime",   // the boot runtime: FastClock, the clock interfaces, the registry
+            "runtime",   // the boot runtime's API: FastClock and the clock types (src/main/java-internal)
+            "rewrite",   // the bytecode rewriting of clock call sites: the boot runtime's transformer
+            "boot",      // the boot runtime's switch, registry and start: exported to the agent's module alone
             "config",    // the vocabulary: settings, backends' names, JDK scope, published state, the version
             "clock",     // the clocks: system, coarse (JNI), TSC, their native reads
             "jna",       // the JNA coarse clock, for when the native library cannot load
             "nativelib", // extracting and loading libfastclock, JNA as a module of its own
             "measure",   // timing the clocks and checking the TSC
-            "rewrite",   // the bytecode rewriting of clock call sites
+            "asm",       // the rewrite with ASM, for the rare class the constant-pool rewrite cannot take
             "probe",     // reading the machine and measuring
             "decide",    // the decision: its rules and their reasons
             "observe",   // JFR events and the MBean
@@ -42,30 +44,36 @@ class PackageLayersTest {
             "agent",     // start-up, the agent's state, detach
             "entry");    // the only class-path classes: checks the caller, defines the module
 
-    private static final Path SOURCES = Paths.get("src/main/java/io/fastclock");
+    /** The sources, and those compiled apart with the JDK's internal packages in view. */
+    private static final List<Path> SOURCE_ROOTS = Arrays.asList(Paths.get("src/main/java/io/fastclock"),
+            Paths.get("src/main/java-internal/io/fastclock"));
     private static final Pattern IMPORT = Pattern.compile("^import (?:static )?io\\.fastclock\\.([a-z]+)\\.", Pattern.MULTILINE);
     private static final Pattern QUALIFIED = Pattern.compile("\\bio\\.fastclock\\.([a-z]+)\\.[A-Za-z]");
     private static final Pattern COMMENTS_AND_STRINGS = Pattern.compile("/\\*.*?\\*/|//[^\\n]*|\"(?:\\\\.|[^\"\\\\])*\"", Pattern.DOTALL);
 
     @Test
     void everyPackageIsALayer() throws IOException {
-        try (Stream<Path> dirs = Files.list(SOURCES)) {
-            List<String> packages = dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted()
-                    .collect(Collectors.toList());
-            assertEquals(new TreeSet<>(LAYERS), new TreeSet<>(packages), "a package not in LAYERS, or a layer without a package");
+        TreeSet<String> packages = new TreeSet<>();
+        for (Path root : SOURCE_ROOTS) {
+            try (Stream<Path> dirs = Files.list(root)) {
+                dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).forEach(packages::add);
+            }
         }
+        assertEquals(new TreeSet<>(LAYERS), packages, "a package not in LAYERS, or a layer without a package");
     }
 
     @Test
     void everyUsePointsDown() throws IOException {
         List<String> upward = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(SOURCES)) {
-            for (Path file : files.filter(p -> p.toString().endsWith(".java")).collect(Collectors.toList())) {
-                String from = SOURCES.relativize(file).getName(0).toString();
-                String code = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
-                for (String to : used(code)) {
-                    if (!to.equals(from) && LAYERS.indexOf(to) >= LAYERS.indexOf(from)) {
-                        upward.add(SOURCES.relativize(file) + " uses " + to + " (" + from + " is below it, or beside it)");
+        for (Path root : SOURCE_ROOTS) {
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path file : files.filter(p -> p.toString().endsWith(".java")).collect(Collectors.toList())) {
+                    String from = root.relativize(file).getName(0).toString();
+                    String code = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+                    for (String to : used(code)) {
+                        if (!to.equals(from) && LAYERS.indexOf(to) >= LAYERS.indexOf(from)) {
+                            upward.add(root.relativize(file) + " uses " + to + " (" + from + " is below it, or beside it)");
+                        }
                     }
                 }
             }

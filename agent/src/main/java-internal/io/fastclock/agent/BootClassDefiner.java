@@ -1,16 +1,48 @@
 package io.fastclock.agent;
 
+import java.lang.module.ModuleDescriptor;
+import java.util.Set;
 import jdk.internal.misc.Unsafe;
+import jdk.internal.module.Modules;
 
 /**
- * Calls jdk.internal.misc.Unsafe.defineClass directly, not through reflection: compiled apart
- * (agent/pom.xml, execution "jdk-internal-calls") with --add-exports, and usable only once
- * java.base exports jdk.internal.misc to the agent's module (BootstrapInjector does that first).
+ * The JDK-internal calls that define the boot runtime's module and classes, made directly, not
+ * through reflection: compiled apart (agent/pom.xml, execution "jdk-internal-calls") with
+ * --add-exports, and usable only once java.base exports jdk.internal.misc and jdk.internal.module to
+ * the caller's module (premain's own class loader for {@link EarlyRuntime}, or the agent's module).
  * Through Method.invoke, JDK 17 inflates the accessor after 15 calls (a generated class, ~4 ms) and
  * JDK 18+ builds method handles for the six-argument call (~40 ms of lambda forms on JDK 25 here).
  */
 final class BootClassDefiner {
     private BootClassDefiner() {}
+
+    /**
+     * A named module in the bootstrap class loader, in no layer: it reads nothing, exports and opens
+     * nothing until told to; no lookup can be had into its packages.
+     */
+    static Module defineModule(String name, Set<String> packages) {
+        return Modules.defineModule(null, ModuleDescriptor.newModule(name).packages(packages).build(), null);
+    }
+
+    static void addReads(Module from, Module to) {
+        Modules.addReads(from, to);
+    }
+
+    /**
+     * Exports {@code pkg} to every module; JDK 11 has no such export, and there it goes to every unnamed
+     * module (a named one is given it when its classes are rewritten, boot.ReadsRuntime).
+     */
+    static void addExportsToAll(Module module, String pkg) {
+        try {
+            Modules.addExports(module, pkg);
+        } catch (NoSuchMethodError e) {
+            Modules.addExportsToAllUnnamed(module, pkg);
+        }
+    }
+
+    static void addExports(Module module, String pkg, Module to) {
+        Modules.addExports(module, pkg, to);
+    }
 
     /** Defines the class in the bootstrap class loader (null loader, null protection domain). */
     static Class<?> define(String name, byte[] bytes) {

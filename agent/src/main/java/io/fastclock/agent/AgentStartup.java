@@ -1,54 +1,50 @@
 package io.fastclock.agent;
 
-import io.fastclock.config.OneLine;
-import io.fastclock.config.Settings;
-import io.fastclock.observe.Telemetry;
-import io.fastclock.observe.TscClockFigures;
+import io.fastclock.boot.ClockRegistry;
+import io.fastclock.boot.ClockSwitch;
+import io.fastclock.boot.InstalledClocks;
+import io.fastclock.boot.JdkEpoch;
+import io.fastclock.clock.CoarseEpoch;
+import io.fastclock.clock.CoarseMillis;
+import io.fastclock.clock.CoarseNanos;
+import io.fastclock.clock.JnaCoarseEpoch;
+import io.fastclock.clock.LagCheckedEpoch;
+import io.fastclock.clock.LagCheckedMillis;
+import io.fastclock.clock.NativeClocks;
+import io.fastclock.clock.SystemMillis;
+import io.fastclock.clock.SystemNanos;
+import io.fastclock.clock.TscClock;
+import io.fastclock.clock.TscEpoch;
+import io.fastclock.clock.TscMillis;
+import io.fastclock.clock.TscNanos;
 import io.fastclock.config.Backend;
 import io.fastclock.config.BackendNames;
+import io.fastclock.config.OneLine;
+import io.fastclock.config.Settings;
 import io.fastclock.decide.Decision;
 import io.fastclock.decide.JavaTimeCoverage;
+import io.fastclock.decide.ProbedDecision;
+import io.fastclock.observe.Telemetry;
+import io.fastclock.observe.TscClockFigures;
 import io.fastclock.probe.MachineProbe;
 import io.fastclock.probe.Measurements;
 import io.fastclock.probe.TscClockStarter;
 import io.fastclock.rewrite.ClassFilter;
 import io.fastclock.rewrite.ClockReplacements;
 import io.fastclock.rewrite.ClockTransformer;
-import io.fastclock.config.JdkScope;
+import io.fastclock.rewrite.JdkScope;
 import io.fastclock.rewrite.RewriteListener;
 import io.fastclock.rewrite.RewriteStats;
-import io.fastclock.rewrite.RuntimeShadows;
-import io.fastclock.runtime.ClockRegistry;
-import io.fastclock.clock.CoarseEpoch;
-import io.fastclock.clock.CoarseMillis;
-import io.fastclock.clock.JnaCoarseEpoch;
-import io.fastclock.clock.CoarseNanos;
-import io.fastclock.clock.LagCheckedEpoch;
-import io.fastclock.clock.LagCheckedMillis;
 import io.fastclock.runtime.EpochClock;
-import io.fastclock.runtime.FastClock;
 import io.fastclock.runtime.MillisClock;
 import io.fastclock.runtime.NanosClock;
-import io.fastclock.clock.NativeClocks;
-import io.fastclock.clock.SystemMillis;
-import io.fastclock.clock.SystemEpoch;
-import io.fastclock.clock.SystemNanos;
-import io.fastclock.clock.TscClock;
-import io.fastclock.clock.TscEpoch;
-import io.fastclock.clock.TscMillis;
-import io.fastclock.clock.TscNanos;
-import io.fastclock.decide.ProbedDecision;
-
 import java.lang.instrument.Instrumentation;
-import java.util.function.LongSupplier;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Predicate;
+import java.util.function.LongSupplier;
 
 /**
  * What premain does once the decision is "active" and the runtime is in the boot loader: the clocks,
@@ -67,7 +63,7 @@ final class AgentStartup {
      * @param note what the start line ends with (how it was decided), or ""
      */
     static void start(Settings settings, Instrumentation inst, ProbedDecision probed, AgentLog log, int loadedBeforeAgent,
-            EntryPoint how, boolean background, String note) throws ReflectiveOperationException {
+            EntryPoint how, boolean background, String note, Module runtime) throws ReflectiveOperationException {
         boolean attached = how == EntryPoint.AGENTMAIN || background;
         MachineProbe probe = probed.probe();
         Decision decision = probed.decision();
@@ -86,46 +82,60 @@ final class AgentStartup {
         }
         EpochClock epoch = coverage.table().serves(ClockReplacements.Served.EPOCH) ? epochClock(tsc, probe, decision, lagChecked) : null;
         NanosClock nanos = nanosClock(decision.nanos().backend(), tsc);
-        // The runtime's install is public (it lives in the boot loader's unnamed module): only a
-        // FastClock that sealed exactly these backends gets call sites rewritten to it. It is not
-        // initialised where the install was refused: it would seal what other code installed.
-        boolean installed = ClockRegistry.install(millis, nanos, epoch);
-        if (installed) {
-            FastClock.nanoTime(); // initialise now, off the application's first call
-        }
-        if (!installed || !ClockRegistry.sealedAre(millis, nanos, epoch)) {
-            String line = "inactive: the fastclock runtime was set up by other code in this JVM; no call site is rewritten";
+        // Only this module can reach the registry (the runtime exports it to no other): a refusal means
+        // another copy of fastclock got there first.
+        if (!ClockRegistry.install(millis, nanos, epoch) || !InstalledClocks.hold(millis, nanos, epoch)) {
+            String line = "inactive: another copy of fastclock set up the runtime in this JVM; no call site is rewritten";
             log.info(line);
             AgentState.inactive(line);
             return;
         }
         if (epoch != null) {
-            FastClock.nanoTimeAdjustment(0); // and the epoch read, before any JDK class calls it
+            InstalledClocks.nanoTimeAdjustment(0); // before any JDK class calls it
         }
-        RuntimeShadows shadows = runtimeShadows(inst, log);
-
-        RewriteStats stats = new RewriteStats();
-        RewriteStats jdkStats = new RewriteStats();
-        Set<String> changed = Detacher.newChangedSet();
-        RewriteListener listener = Detacher.recording(changed,
+        ClockTransformer.Scope scope = new ClockTransformer.Scope(new ClassFilter(settings.include(), settings.exclude()),
+                coverage.scope(), coverage.table());
+        Takeover takeover = Takeover.at(inst, runtime, scope, settings.log() == Settings.Log.QUIET,
                 log.debugEnabled() ? new DebugListener(log) : new FirstFailureReporter(log));
-        ClockTransformer transformer = transformer(settings, coverage, stats, jdkStats, listener,
-                module -> readsRuntime(inst, module), shadows, log);
+        ClockTransformer transformer = takeover.transformer();
+        Class<?>[] loaded = inst.getAllLoadedClasses();
+        transformer.shadows().noteLoaded(loaded);
         JdkScope jdk = transformer.jdkScope();
-        inst.addTransformer(transformer, true);
-        Detacher.install(inst, transformer, tsc, changed);
-        // Classes loaded before the transformer: the JDK's (within the jdk scope), another agent's,
-        // an early application class. A failure here leaves those classes as they were.
+        Set<ClockReplacements.Served> switched = switched(decision, epoch != null && jdk != JdkScope.NONE);
+        String notSwitched = ClockSwitch.switchTo(inst, transformer, switched);
+        if (notSwitched != null) {
+            String line = "inactive: " + notSwitched + "; the application runs on the system clocks";
+            log.info(line);
+            Takeover.undo(inst, log);
+            AgentState.inactive(line);
+            return;
+        }
+        Detacher.install(inst, transformer, tsc);
+        RewriteStats stats = transformer.stats();
+        RewriteStats jdkStats = transformer.jdkStats();
+        long appBefore = stats.rewritten();
+        long jdkBefore = jdkStats.rewritten();
+        long jdkSitesBefore = jdkStats.callSites();
+        long sitesBefore = stats.callSites() + jdkSitesBefore;
+        // Classes loaded before the transformer (the JDK's, within the jdk scope; another agent's; an
+        // early application class), those it left for want of ASM, and, where the scope narrowed, those it
+        // changed under the wider one. A failure here leaves those classes as they were.
         // Attached, generated classes (no class file to read) are left to a gentler pass in the background.
         Retransformer retransformer = new Retransformer(inst, transformer);
         List<Class<?>> generated = attached ? new ArrayList<>() : null;
-        Retransformer.Outcome early = retransformer.run(inst.getAllLoadedClasses(), false, generated);
+        Retransformer.Outcome early = retransformer.run(loaded, false, generated, takeover.seen, takeover.again);
         if (generated != null && !generated.isEmpty()) {
             GeneratedClassesPass.start(retransformer, generated, log);
         }
+        long appRetransformed = stats.rewritten() - appBefore;
+        long jdkRetransformed = jdkStats.rewritten() - jdkBefore;
+        String asTheyLoaded = takeover.seen.isEmpty() || !background ? "" : appBefore + " classes rewritten as they loaded since premain, ";
+        int loadedBefore = takeover.seen.isEmpty() ? loadedBeforeAgent : loadedBefore(loaded, takeover.seen);
         String startLine = decision.summary() + probed.nativeNote() + "; " + millisResolution(decision, probe) + "; "
-                + jdkCoverage(coverage, jdk, jdkStats) + "; " + stats.rewritten() + " of " + loadedBeforeAgent
-                + " classes loaded before the agent rewritten" + note;
+                + coverage.account(jdk, ": " + jdkRetransformed + " JDK classes changed at start ("
+                        + (jdkStats.callSites() - jdkSitesBefore) + " call sites), the others as they load")
+                + "; " + asTheyLoaded + appRetransformed + " of " + loadedBefore + " classes loaded before the agent rewritten"
+                + note;
         // Said, then published, fastclock.active last: whoever sees the verdict (with start=background,
         // the application itself) finds the start line written and L set, even if the JVM ends right after.
         log.info(startLine);
@@ -136,8 +146,8 @@ final class AgentStartup {
             startLagWatch(lagChecked, probe, decision, log);
         }
         Telemetry.started(settings, ActivationFactsOf.decision(how.methodName(), startLine, probed, settings), AgentState.READER);
-        Telemetry.retransformed((int) (stats.rewritten() + jdkStats.rewritten()),
-                (int) (stats.callSites() + jdkStats.callSites()), early.elapsedNanos);
+        Telemetry.retransformed((int) (appRetransformed + jdkRetransformed),
+                (int) (stats.callSites() + jdkStats.callSites() - sitesBefore), early.elapsedNanos);
         if (tsc != null) {
             Telemetry.tscClock(TscClockFigures.watch(tsc));
         }
@@ -146,12 +156,10 @@ final class AgentStartup {
                     + "; they keep the system clocks");
         }
         if (log.debugEnabled()) {
-            log.debug("retransformed " + early.retransformed + " of " + early.candidates + " candidate classes loaded"
-                    + " before the agent in " + (early.elapsedNanos / 1000) + " us, of which choosing them "
+            log.debug("retransformed " + early.retransformed + " of " + early.candidates + " candidate classes"
+                    + " in " + (early.elapsedNanos / 1000) + " us, of which choosing them "
                     + (early.scanNanos / 1000) + " us (" + early.unreadable
                     + " whose class file could not be read were left alone)");
-        }
-        if (log.debugEnabled()) {
             // Guarded: the first String.format in a JVM loads the Formatter machinery, ~10 ms here.
             long coarseLagNs = probe.measurements.coarseLagNs();
             log.debug(String.format("start-up took %.1f ms (probe %.1f ms, of which compiled costs %.1f ms and the coarse"
@@ -162,46 +170,36 @@ final class AgentStartup {
                 log.debug(String.format("JNA: %s in %.1f ms", probe.jna.available() ? "loaded privately" : probe.jna.problem,
                         probe.jna.elapsedNanos / 1e6));
             }
-        }
-        if (log.debugEnabled()) {
             Runtime.getRuntime().addShutdownHook(new Thread(
                     () -> log.debug("totals: " + stats + "; JDK classes: " + jdkStats), "fastclock-exit-report"));
         }
     }
 
-    /**
-     * The transformer, built with the JDK scope in force: the coverage's, narrowed to none where
-     * java.base cannot read the runtime. That is asked first, so that the scope the start line and
-     * the published state report is the one the transformer changes JDK classes under.
-     *
-     * @param readsRuntime whether a module reads the runtime (adding the read edge where it can)
-     */
-    static ClockTransformer transformer(Settings settings, JavaTimeCoverage coverage, RewriteStats stats,
-            RewriteStats jdkStats, RewriteListener listener, Predicate<Module> readsRuntime, RuntimeShadows shadows,
-            AgentLog log) {
-        JdkScope jdk = coverage.scope();
-        if (jdk != JdkScope.NONE && !readsRuntime.test(Object.class.getModule())) {
-            log.info("java.base cannot read the fastclock runtime; the JDK's classes keep the JDK's clocks");
-            jdk = JdkScope.NONE;
+    /** The clocks FastClock switches to the installed backends: those not left on the system clock. */
+    static Set<ClockReplacements.Served> switched(Decision decision, boolean epoch) {
+        Set<ClockReplacements.Served> out = new HashSet<>();
+        if (decision.millis().backend() != Backend.SYSTEM) {
+            out.add(ClockReplacements.Served.MILLIS);
         }
-        return new ClockTransformer(new ClassFilter(settings.include(), settings.exclude()), jdk, coverage.table(),
-                stats, jdkStats, listener, readsRuntime, shadows);
+        if (decision.nanos().backend() != Backend.SYSTEM) {
+            out.add(ClockReplacements.Served.NANOS);
+        }
+        if (epoch) {
+            out.add(ClockReplacements.Served.EPOCH);
+        }
+        return out;
     }
 
-    /**
-     * The loaders in which a rewritten call site would not reach this runtime: those holding a class
-     * named like it already (a class-path copy loaded before an attach or a background verdict), and
-     * the JDK's application and platform loaders where they answer its names with another class. The
-     * two are asked now, so that each records the boot runtime and cannot define a class of its name
-     * later.
-     */
-    private static RuntimeShadows runtimeShadows(Instrumentation inst, AgentLog log) {
-        RuntimeShadows shadows = new RuntimeShadows(log::info);
-        shadows.noteLoaded(inst.getAllLoadedClasses());
-        Class<?>[] runtime = {FastClock.class, ClockRegistry.class, MillisClock.class, NanosClock.class, EpochClock.class};
-        shadows.pin(ClassLoader.getPlatformClassLoader(), runtime);
-        shadows.pin(ClassLoader.getSystemClassLoader(), runtime);
-        return shadows;
+    /** Loaded classes the transformer did not see load: those loaded before premain installed it (fastclock's aside). */
+    private static int loadedBefore(Class<?>[] loaded, Set<String> seen) {
+        int count = 0;
+        for (Class<?> c : loaded) {
+            String name = c.getName();
+            if (!name.startsWith("io.fastclock.") && !c.isArray() && !seen.contains(name.replace('.', '/'))) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /**
@@ -239,11 +237,9 @@ final class AgentStartup {
                 + jdkStats.callSites() + " call sites), the others as they load");
     }
 
-    /** java.time's own read, for after a TSC fallback: looked up here, where jdk.internal.misc is exported. */
-    private static EpochClock systemEpoch() throws ReflectiveOperationException {
-        MethodHandle h = MethodHandles.lookup().findStatic(Class.forName("jdk.internal.misc.VM"),
-                "getNanoTimeAdjustment", MethodType.methodType(long.class, long.class));
-        return new SystemEpoch(h);
+    /** java.time's own read, for after a TSC fallback: the runtime's, which java.base lets call jdk.internal.misc. */
+    private static EpochClock systemEpoch() {
+        return JdkEpoch.INSTANCE;
     }
 
     /** agentmain("detach") in a JVM where fastclock is loaded: restores the original code. */
@@ -304,20 +300,6 @@ final class AgentStartup {
                 : decision.millis().backend() == Backend.JNA_COARSE ? probe.measurements.coarseResolutionNs() : 1_000_000L;
         return "currentTimeMillis resolution " + Math.max(1, resolutionNs / 1_000_000L) + " ms, lag up to "
                 + statedLagMs(decision) + " ms";
-    }
-
-    /** A class in a named module must read the boot loader's unnamed module to link to FastClock. */
-    private static boolean readsRuntime(Instrumentation inst, Module module) {
-        try {
-            Module runtime = FastClock.class.getModule();
-            if (!module.canRead(runtime)) {
-                inst.redefineModule(module, Collections.singleton(runtime), Collections.emptyMap(),
-                        Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
-            }
-            return module.canRead(runtime);
-        } catch (RuntimeException e) {
-            return false;
-        }
     }
 
     /** @param jna the jna-coarse clock when JNA was loaded, else null */

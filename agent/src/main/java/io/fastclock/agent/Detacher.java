@@ -1,22 +1,26 @@
 package io.fastclock.agent;
 
-import io.fastclock.rewrite.ClockTransformer;
-import io.fastclock.rewrite.RewriteListener;
+import io.fastclock.boot.ClockSwitch;
 import io.fastclock.clock.TscClock;
-
+import io.fastclock.rewrite.ClassFilter;
+import io.fastclock.rewrite.ClockReplacements;
+import io.fastclock.rewrite.ClockTransformer;
+import io.fastclock.rewrite.JdkScope;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
- * Undoes an active fastclock ({@code java -jar fastclock.jar detach PID}): the transformer is
- * removed and every class it changed is retransformed without it, which gives back the class's
- * original bytes. Before that, the TSC clock falls back to the system clock (never below a value it
- * handed out) and this waits until {@code System.nanoTime()} has passed that floor, so that no
- * thread sees nanoTime go backwards when its code moves from the TSC clock to the system clock.
+ * Undoes an active fastclock ({@code java -jar fastclock.jar detach PID}): FastClock is switched back
+ * to the system clocks, the transformer rewrites nothing more, and every class it changed is
+ * retransformed, which gives back the class's original bytes. Before that, the TSC clock falls back to
+ * the system clock (never below a value it handed out) and this waits until {@code System.nanoTime()}
+ * has passed that floor, so that no thread sees nanoTime go backwards when its code moves from the
+ * TSC clock to the system clock. The transformer stays installed: it still refuses classes named like
+ * the runtime's, which a class left calling FastClock (a hidden class, say) would link to.
  */
 final class Detacher {
     /** Longest wait for System.nanoTime() to pass the fallback floor (normally well under 1 ms). */
@@ -28,45 +32,16 @@ final class Detacher {
     private final Instrumentation inst;
     private final ClockTransformer transformer;
     private final TscClock tsc;
-    private final Set<String> changed;
     private boolean detached;
 
-    private Detacher(Instrumentation inst, ClockTransformer transformer, TscClock tsc, Set<String> changed) {
+    private Detacher(Instrumentation inst, ClockTransformer transformer, TscClock tsc) {
         this.inst = inst;
         this.transformer = transformer;
         this.tsc = tsc;
-        this.changed = changed;
     }
 
-    /** The names (internal form) of the classes the transformer changed, recorded as it changes them. */
-    static Set<String> newChangedSet() {
-        // Not a ConcurrentHashMap: under contention it initialises ThreadLocalRandom, which may be the
-        // very class being transformed (jdk=all rewrites it) and would fail with a ClassCircularityError.
-        return Collections.synchronizedSet(new HashSet<>());
-    }
-
-    /** A listener that records each changed class, then tells {@code next} (may be null). */
-    static RewriteListener recording(Set<String> changed, RewriteListener next) {
-        return new RewriteListener() {
-            @Override
-            public void rewritten(String className, int callSites) {
-                changed.add(className);
-                if (next != null) {
-                    next.rewritten(className, callSites);
-                }
-            }
-
-            @Override
-            public void failed(String className, Throwable t) {
-                if (next != null) {
-                    next.failed(className, t);
-                }
-            }
-        };
-    }
-
-    static void install(Instrumentation inst, ClockTransformer transformer, TscClock tsc, Set<String> changed) {
-        installed = new Detacher(inst, transformer, tsc, changed);
+    static void install(Instrumentation inst, ClockTransformer transformer, TscClock tsc) {
+        installed = new Detacher(inst, transformer, tsc);
     }
 
     /** Runs in agentmain("detach"): the line that says what happened, or null when fastclock never went active. */
@@ -81,7 +56,8 @@ final class Detacher {
         }
         long started = System.nanoTime();
         GeneratedClassesPass.stop();
-        inst.removeTransformer(transformer);
+        transformer.rescope(new ClockTransformer.Scope(new ClassFilter(Collections.emptyList(), Collections.emptyList()),
+                JdkScope.NONE, ClockReplacements.of(Collections.emptyList())));
         if (tsc != null) {
             tsc.fallBack("fastclock detached");
             // tsc.nanoTime() now returns max(System.nanoTime(), floor): once System.nanoTime() is
@@ -92,6 +68,12 @@ final class Detacher {
             while ((now = System.nanoTime()) <= floor && now < deadline) {
                 Thread.onSpinWait();
             }
+        }
+        // FastClock back on the system clocks, for what still calls it (a method reference's hidden class).
+        String notSwitched = ClockSwitch.switchTo(inst, transformer, Collections.emptySet());
+        Set<String> changed;
+        synchronized (transformer.changed()) {
+            changed = new HashSet<>(transformer.changed());
         }
         List<Class<?>> restore = new ArrayList<>();
         for (Class<?> c : inst.getAllLoadedClasses()) {
@@ -126,6 +108,7 @@ final class Detacher {
         return "detached: original code of " + restored + " classes restored in " + elapsedMs + " ms"
                 + (failed == 0 ? "" : "; " + failed + " could not be restored (first " + firstFailure
                         + "), they keep fastclock's clocks")
+                + (notSwitched == null ? "" : "; " + notSwitched + ", so what still calls it keeps fastclock's clocks")
                 + "; the application runs on the system clocks";
     }
 }

@@ -1,5 +1,6 @@
 package io.fastclock.agent;
 
+import io.fastclock.boot.RuntimeAccess;
 import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.config.SettingsException;
@@ -24,6 +25,10 @@ import java.util.Map;
 public final class FastclockAgent {
     /** Per copy: each -javaagent or attach of the jar defines the agent's module anew ({@link EarlierCopy}). */
     private static volatile boolean started;
+    /** The boot runtime this copy owns: premain's, or the one it defined; null before. */
+    private static volatile Module runtime;
+    /** The JVM's Instrumentation, for giving classes back after a failure. */
+    private static volatile Instrumentation handedInst;
 
     /** How a start line ends when start=background decided it while main ran. */
     static final String BACKGROUND_NOTE = "; decided in the background";
@@ -70,11 +75,18 @@ public final class FastclockAgent {
                 }
                 return;
             }
-            if (earlier != null || started || BootstrapInjector.alreadyInjected()) {
+            // premain's runtime, where premain set it up; a runtime another copy claimed means that copy runs
+            Module runtime = RuntimeModule.existing();
+            if (runtime != null) {
+                RuntimeModule.open(inst, runtime);
+            }
+            if (earlier != null || started || runtime != null && !RuntimeAccess.claim()) {
                 System.err.println(OneLine.PREFIX + "the agent is already installed in this JVM (given twice?); this copy does nothing");
                 return;
             }
             started = true;
+            FastclockAgent.runtime = runtime;
+            handedInst = inst;
             AgentState.open(inst);
             AgentState.started(how.methodName());
             Settings settings;
@@ -85,7 +97,7 @@ public final class FastclockAgent {
             } catch (SettingsException e) {
                 String line = e.getMessage() + "; fastclock is off and the application runs on the system clocks";
                 System.err.println(OneLine.escape(line));
-                AgentState.inactive(line);
+                inactive(line, inst, new AgentLog(Settings.Log.INFO));
                 return;
             }
             // Not AgentLog here: it implements a runtime interface, which must not be loaded
@@ -96,7 +108,7 @@ public final class FastclockAgent {
                 if (settings.log() != Settings.Log.QUIET) {
                     System.err.println(Reasons.OFF_LINE);
                 }
-                AgentState.inactive(Reasons.OFF_LINE);
+                inactive(Reasons.OFF_LINE, inst, new AgentLog(settings.log()));
                 return;
             }
             String fastHere = FastSystemClocksCheck.inactiveLine(settings);
@@ -105,14 +117,14 @@ public final class FastclockAgent {
                 if (settings.log() != Settings.Log.QUIET) {
                     System.err.println(OneLine.escape(fastHere));
                 }
-                AgentState.inactive(fastHere);
+                inactive(fastHere, inst, new AgentLog(settings.log()));
                 Telemetry.started(settings, ActivationFacts.inactive(how.methodName(), OneLine.withoutPrefix(fastHere),
                         new MachineReader(settings.sysfsRoot(), settings.procfsRoot()).readCurrentClocksource(new ArrayList<>()),
                         settings.thresholdNs()), AgentState.READER);
                 return;
             }
             int loadedBefore = classesLoadedBeforeTheAgent(loaded);
-            BootstrapInjector.prepareNativeAccess(inst);
+            NativeAccess.prepare(inst);
             decide(settings, inst, how, background, loadedBefore, 0);
         } catch (Throwable t) {
             notStarted(t, background);
@@ -130,7 +142,7 @@ public final class FastclockAgent {
     static void decide(Settings settings, Instrumentation inst, EntryPoint how, boolean background, int loadedBefore,
             int attempt) throws Exception {
         AgentLog log = new AgentLog(settings.log());
-        ProbedDecision probed = ProbedDecision.run(settings, new BootstrapInjector.RuntimeDefiner(inst));
+        ProbedDecision probed = ProbedDecision.run(settings, new RuntimeNeeded(inst));
         MachineProbe probe = probed.probe();
         Decision decision = probed.decision();
         if (probed.limitedByBusyCpus() && attempt < BusyRetry.ATTEMPTS) {
@@ -165,16 +177,48 @@ public final class FastclockAgent {
             log.info(warning);
         }
         if (!decision.active()) {
-            // Inactive: no class defined in the boot loader, no JDK package exported for it.
+            // Inactive: nothing stays rewritten (what premain rewrote gets its own bytes back).
             String line = decision.summary() + probed.nativeNote() + note;
             log.info(line);
-            AgentState.inactive(line);
+            inactive(line, inst, log);
             Telemetry.started(settings, ActivationFactsOf.decision(how.methodName(), line, probed, settings), AgentState.READER);
             return;
         }
-        BootstrapInjector.defineRuntime(inst);
-        // Loaded only now, so that it links to the runtime classes just defined in the boot loader.
-        AgentStartup.start(settings, inst, probed, log, loadedBefore, how, takeOver, note);
+        AgentStartup.start(settings, inst, probed, log, loadedBefore, how, takeOver, note, runtime(inst));
+    }
+
+    /**
+     * An inactive verdict: published, and whatever premain's transformer rewrote meanwhile given its
+     * own bytes back (FastClock served it the JDK's clocks until now).
+     */
+    private static void inactive(String line, Instrumentation inst, AgentLog log) {
+        AgentState.inactive(line);
+        if (runtime != null) {
+            Takeover.undo(inst, log);
+        }
+    }
+
+    /** The boot runtime: premain's, or defined now. */
+    private static synchronized Module runtime(Instrumentation inst) {
+        if (runtime == null) {
+            runtime = RuntimeModule.define(inst);
+            RuntimeAccess.claim();
+        }
+        return runtime;
+    }
+
+    /** The runtime's types, for the probe, before JNA's adapter (a MillisClock) loads. */
+    private static final class RuntimeNeeded implements Runnable {
+        private final Instrumentation inst;
+
+        RuntimeNeeded(Instrumentation inst) {
+            this.inst = inst;
+        }
+
+        @Override
+        public void run() {
+            runtime(inst);
+        }
     }
 
     /** @param background on a thread of the agent's own, while the application runs */
@@ -186,6 +230,9 @@ public final class FastclockAgent {
         System.err.println(OneLine.escape(line));
         try {
             AgentState.inactive(line);
+            if (runtime != null) {
+                Takeover.undo(handedInst, new AgentLog(Settings.Log.INFO));
+            }
         } catch (Throwable ignored) {
             // the line above said it
         }

@@ -2,6 +2,7 @@ package io.fastclock.agent;
 
 import io.fastclock.commands.Commands;
 import io.fastclock.config.OneLine;
+import io.fastclock.nativelib.AgentResources;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.util.function.Function;
@@ -31,6 +32,7 @@ public final class Launch implements Function<Object[], Object> {
             System.err.println(OneLine.PREFIX + "refused: not a hand-off from fastclock's entry");
             return null;
         }
+        AgentResources.from(handoff.jar);
         if (handoff.entryPoint == EntryPoint.MAIN) {
             // The command line's runtime comes from this module's parent loader (io.fastclock.entry.PrivateModule).
             // An agent's module has none: the commands run only in a module defined for the command line,
@@ -40,7 +42,13 @@ public final class Launch implements Function<Object[], Object> {
                 System.err.println(OneLine.PREFIX + "main refused: this copy of fastclock is an agent, not the command line");
                 return null;
             }
-            Launch.class.getModule().addReads(runtime.getUnnamedModule());
+            // Its own copy, or, in a JVM where fastclock runs too (JAVA_TOOL_OPTIONS), the boot loader's.
+            try {
+                Launch.class.getModule().addReads(Class.forName(RuntimeModule.FAST_CLOCK, false, runtime).getModule());
+            } catch (ClassNotFoundException | LinkageError e) {
+                System.err.println(OneLine.escape(OneLine.PREFIX + "cannot start: fastclock's runtime cannot be loaded: " + e));
+                System.exit(1);
+            }
             Commands.main(handoff.commandLine);
             return null;
         }

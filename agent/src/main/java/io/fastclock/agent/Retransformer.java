@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Rewrites classes that were loaded before the transformer was installed (the JDK classes behind
@@ -62,11 +64,38 @@ final class Retransformer {
      * ({@link #retransform(List, int)}).
      */
     Outcome run(Class<?>[] loaded, boolean unreadableToo, List<Class<?>> unreadable) {
+        return run(loaded, unreadableToo, unreadable, Collections.emptySet(), Collections.emptySet());
+    }
+
+    /**
+     * As {@link #run(Class[], boolean, List)}, knowing what the transformer did since premain.
+     *
+     * @param seen internal names of classes the transformer saw load: it has dealt with them, so their
+     *     class files are not read again
+     * @param again internal names of classes to retransform whatever their scope (those the
+     *     transformer changed under a scope that has since narrowed, or left for want of ASM)
+     */
+    Outcome run(Class<?>[] loaded, boolean unreadableToo, List<Class<?>> unreadable, Set<String> seen, Set<String> again) {
         long started = System.nanoTime();
         Outcome outcome = new Outcome();
         List<Class<?>> candidates = new ArrayList<>();
         for (Class<?> c : loaded) {
+            if (c.isArray() || c.isPrimitive()) {
+                continue;
+            }
             String name = c.getName();
+            if (!again.isEmpty() || !seen.isEmpty()) {
+                String internal = name.replace('.', '/');
+                if (again.contains(internal)) {
+                    if (inst.isModifiableClass(c)) {
+                        candidates.add(c);
+                    }
+                    continue;
+                }
+                if (seen.contains(internal)) {
+                    continue;
+                }
+            }
             if (!transformer.mayBeInScope(name) || c.isArray() || c.isPrimitive()) {
                 continue;
             }

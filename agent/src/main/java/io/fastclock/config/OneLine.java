@@ -1,6 +1,6 @@
 package io.fastclock.config;
 
-import java.util.Locale;
+import io.fastclock.boot.BootLog;
 
 /**
  * The one-line rule: every line fastclock writes holds one message, so a name or value from outside
@@ -28,30 +28,8 @@ public final class OneLine {
         return line.startsWith(PREFIX) ? line.substring(PREFIX.length()) : line;
     }
 
+    /** The boot runtime's rule ({@link BootLog#escape}), which the agent shares. */
     public static String escape(String s) {
-        if (s == null) {
-            return "null";
-        }
-        int i = 0;
-        while (i < s.length() && !escaped(s.charAt(i))) {
-            i++;
-        }
-        if (i == s.length()) {
-            return s;
-        }
-        StringBuilder sb = new StringBuilder(s.length() + 16).append(s, 0, i);
-        for (; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (escaped(c)) {
-                sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-            } else {
-                sb.append(c);
-            }
-        }
-        return sb.toString();
-    }
-
-    private static boolean escaped(char c) {
-        return c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == '\u2028' || c == '\u2029';
+        return BootLog.escape(s);
     }
 }

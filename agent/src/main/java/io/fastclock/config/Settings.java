@@ -1,5 +1,6 @@
 package io.fastclock.config;
 
+import io.fastclock.rewrite.JdkScope;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.Paths;

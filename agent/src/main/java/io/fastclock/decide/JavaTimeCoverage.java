@@ -2,11 +2,10 @@ package io.fastclock.decide;
 
 import io.fastclock.config.Backend;
 import io.fastclock.config.Settings;
-import io.fastclock.rewrite.ClockReplacements;
 import io.fastclock.rewrite.ClockReplacements.Grain;
 import io.fastclock.rewrite.ClockReplacements.Served;
-import io.fastclock.config.JdkScope;
-
+import io.fastclock.rewrite.ClockReplacements;
+import io.fastclock.rewrite.JdkScope;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;

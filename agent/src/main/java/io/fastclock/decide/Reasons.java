@@ -1,9 +1,9 @@
 package io.fastclock.decide;
 
 import io.fastclock.config.Backend;
-import io.fastclock.config.JdkScope;
 import io.fastclock.config.OneLine;
 import io.fastclock.probe.MachineFacts;
+import io.fastclock.rewrite.JdkScope;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,34 +1,34 @@
 package io.fastclock.doctor;
 
-import io.fastclock.decide.JavaTimeCoverage;
-import io.fastclock.probe.MachineProbe;
-import io.fastclock.probe.TscClockStarter;
-import io.fastclock.config.Settings;
-import io.fastclock.measure.JavaCostMeter;
-import io.fastclock.measure.MillisLagMeter;
-import io.fastclock.measure.NativeCostMeter;
-import io.fastclock.measure.TscRead;
-import io.fastclock.config.Backend;
-import io.fastclock.config.BackendNames;
-import io.fastclock.decide.CoarseLag;
-import io.fastclock.decide.Decision;
-import io.fastclock.decide.DecisionMaker;
-import io.fastclock.probe.Measurements;
-import io.fastclock.runtime.ClockRegistry;
+import io.fastclock.boot.ClockRegistry;
+import io.fastclock.boot.InstalledClocks;
 import io.fastclock.clock.CoarseMillis;
 import io.fastclock.clock.CoarseNanos;
-import io.fastclock.runtime.EpochClock;
-import io.fastclock.runtime.FastClock;
-import io.fastclock.runtime.NanosClock;
 import io.fastclock.clock.NativeClocks;
 import io.fastclock.clock.RuntimeLog;
 import io.fastclock.clock.TscClock;
 import io.fastclock.clock.TscEpoch;
 import io.fastclock.clock.TscNanos;
 import io.fastclock.clock.TscTrust;
-import io.fastclock.decide.WorthMeasuring;
+import io.fastclock.config.Backend;
+import io.fastclock.config.BackendNames;
+import io.fastclock.config.Settings;
+import io.fastclock.decide.CoarseLag;
+import io.fastclock.decide.Decision;
+import io.fastclock.decide.DecisionMaker;
+import io.fastclock.decide.JavaTimeCoverage;
 import io.fastclock.decide.TscRules;
-
+import io.fastclock.decide.WorthMeasuring;
+import io.fastclock.measure.JavaCostMeter;
+import io.fastclock.measure.MillisLagMeter;
+import io.fastclock.measure.NativeCostMeter;
+import io.fastclock.measure.TscRead;
+import io.fastclock.probe.MachineProbe;
+import io.fastclock.probe.Measurements;
+import io.fastclock.probe.TscClockStarter;
+import io.fastclock.runtime.EpochClock;
+import io.fastclock.runtime.FastClock;
+import io.fastclock.runtime.NanosClock;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -217,13 +217,14 @@ public final class DoctorFacts {
             EpochClock epoch = new TscEpoch(tsc, JDK_EPOCH);
             javaCosts.put("Instant.now() with fastclock (tsc epoch read)", measure(() -> instantNanos(epoch)));
         }
-        // The same backends through the entry points rewritten code calls: the difference from the
-        // rows above is what the dispatch costs once compiled.
-        if (probe.nativeResult.loaded()) {
+        // The same backends where a switched FastClock calls them: the difference from the rows above is
+        // what the dispatch costs once compiled. Only with the command line's own copy of the runtime: in
+        // a JVM where fastclock runs too, the runtime and its backends are that agent's.
+        if (probe.nativeResult.loaded() && !FastClock.class.getModule().isNamed()) {
             NanosClock nanos = tsc != null ? new TscNanos(tsc) : new CoarseNanos();
-            if (ClockRegistry.install(new CoarseMillis(), nanos)) {
-                javaCosts.put("FastClock.currentTimeMillis() -> coarse", measure(FastClock::currentTimeMillis));
-                javaCosts.put("FastClock.nanoTime() -> " + nanos.name(), measure(FastClock::nanoTime));
+            if (ClockRegistry.install(new CoarseMillis(), nanos, null)) {
+                javaCosts.put("FastClock.currentTimeMillis() -> coarse", measure(InstalledClocks::currentTimeMillis));
+                javaCosts.put("FastClock.nanoTime() -> " + nanos.name(), measure(InstalledClocks::nanoTime));
             }
         }
         MillisLag lag = measureMillisLag(probe, tsc);

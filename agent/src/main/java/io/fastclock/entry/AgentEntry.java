@@ -2,222 +2,318 @@ package io.fastclock.entry;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.RandomAccessFile;
 import java.lang.instrument.Instrumentation;
-import java.lang.invoke.MethodHandles;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.security.CodeSource;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Properties;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
 
 /**
  * The only class of fastclock.jar that the application's class loader can load (Premain-Class,
- * Agent-Class and Main-Class). It holds nothing: no Instrumentation. It checks that the JVM called
- * it, then hands over to the agent's own module, which {@link PrivateModule} defines from the jar's
- * {@code .classdata} resources in a layer and loader of its own, whose packages are neither exported
- * nor opened to any module the application can load classes into.
+ * Agent-Class and Main-Class). It checks that the JVM called it, reads its jar once, and hands over to
+ * its helpers, which it defines from that read into a class loader of their own: an instance of this
+ * class, made for this one call and held on its stack only.
  *
- * <p>At start=background, the default, premain checks its caller, copies the settings' system
- * properties and starts the thread {@value #THREAD_NAME}, which does the rest while main runs: main
- * waits for nothing fastclock defines, reads or times. On a machine whose system clocks are fast, with
- * plain settings, the entry answers before the module exists ({@link EntryState},
- * {@link FastClocksAtEntry}).
+ * <p>Why a loader of their own: a class the entry calls by name in its own package could be a class
+ * application code defined there first ({@code MethodHandles.privateLookupIn(AgentEntry.class, ...)}),
+ * or put on the class path; in a loader that only this call has, every name is the entry's. The loader
+ * keeps nothing: the helpers are defined here, eagerly, while the jar's bytes are on this stack, and
+ * their bytes come from the one read of the jar (a file read again after main starts may no longer be
+ * the file the JVM started from).
  *
- * <p>Its helpers (the other classes of this package) are not on the class path either: they are
- * defined from this class's own jar's {@value #HELPERS} entries, once ({@link #HELPERS_DEFINED}),
- * before any of them is called; those that define the module, once, on the way there
- * ({@link ModuleHelpers}). A class of the same name that someone else defined first (application code can
- * define classes into this package with {@code MethodHandles.privateLookupIn(AgentEntry.class, ...)},
- * or put one on the class path before this jar) makes that definition fail, and the entry then
- * refuses to start: the Instrumentation only ever reaches classes the entry defined.
+ * <p>The read ({@link #readJar}) takes the central directory and the part of the jar the agent needs at
+ * run time (the build puts it first, ending at {@value #REGION_END}); the command line reads it all.
+ * Everything else (the nested JNA jar) is read later only against a digest taken from this read.
  */
-public final class AgentEntry extends ClassValue<String> implements Runnable {
-    /** The helpers' class files, {@code <simple name>.classdata}, listed one per line in {@value #HELPER_LIST}. */
-    static final String HELPERS = "META-INF/fastclock/entry/";
-    static final String HELPER_LIST = HELPERS + "classes";
-    static final String THREAD_NAME = "fastclock-start";
-    /**
-     * How long the start thread waits before it does anything: the JVM's own start and main's first
-     * steps run without it beside them on a small machine, and a JVM that ends sooner (a command-line
-     * tool) never pays for fastclock at all.
-     */
-    static final long START_DELAY_MS = 20;
-    private static final String JVM_INSTRUMENTATION = "sun.instrument.InstrumentationImpl";
+public final class AgentEntry extends ClassLoader implements Consumer<Function<Object[], Object>> {
     static final String PREMAIN = "premain";
     static final String AGENTMAIN = "agentmain";
     static final String MAIN = "main";
-    /** {@code start}'s variable, read on premain's thread; the start thread reads the others. */
-    static final String START_VARIABLE = "FASTCLOCK_START";
+    /** The helpers' class files, {@code <simple name>.classdata}, listed one per line in {@value #HELPER_LIST}. */
+    static final String HELPERS = "META-INF/fastclock/entry/";
+    static final String HELPER_LIST = HELPERS + "classes";
+    static final String PACKAGE = "io.fastclock.entry.";
+    /** The helper this class hands over to (its initialiser gives this loader an instance). */
+    static final String START = PACKAGE + "EntryStart";
+    /** An empty entry that ends what an agent reads at start (agent/pom.xml lays the jar out so). */
+    static final String REGION_END = "META-INF/fastclock/region-end";
+    private static final String JVM_INSTRUMENTATION = "sun.instrument.InstrumentationImpl";
 
-    /**
-     * Defines the helpers, once, for the first thread that asks, and answers "" when every one is this
-     * jar's, else why the entry does nothing ({@link #helpersRefusal}). A final field, and a ClassValue:
-     * the value is computed by this class's {@link #computeValue} and nothing can set it. Code that
-     * reaches it (privateLookupIn reads private fields) can only ask it sooner or remove the value,
-     * after which defining the helpers again fails and the entry refuses; it never makes the entry
-     * answer "ours" for a class it did not define. Not a FutureTask: its VarHandles cost main
-     * a millisecond; not a class of its own: it could be forged before an attach loads it.
-     */
-    private static final AgentEntry HELPERS_DEFINED = new AgentEntry(null, null, null);
-    /** One thread at a time defines the helpers: a second, failing, must not give its answer. */
-    private static final Object HELPERS_LOCK = new Object();
+    /** What the helpers get: {@link #argumentsFor}'s layout, which EntryStart reads (EntryArgumentsTest). */
+    static final int ENTRY_POINT = 0;
+    static final int ARGUMENTS = 1;
+    static final int INSTRUMENTATION = 2;
+    static final int JAR_PATH = 3;
+    static final int REGION = 4;
+    static final int INDEX = 5;
+    static final int WHOLE_JAR = 6;
+    static final int LENGTH = 7;
 
-    private final String args;
-    /** The fastclock.* system properties as premain saw them, before any application code ran. */
-    private final Map<String, String> properties;
-    /** Cleared as the start thread begins: from then on only its stack holds the Instrumentation. */
-    private Instrumentation inst;
+    /** EntryStart's instance, handed over once by its initialiser ({@link #accept}). */
+    private Function<Object[], Object> start;
 
-    private AgentEntry(String args, Instrumentation inst, Map<String, String> properties) {
-        this.args = args;
-        this.inst = inst;
-        this.properties = properties;
+    private AgentEntry() {
+        super("fastclock-entry", null);
     }
 
     public static void premain(String args, Instrumentation inst) {
         StackWalker walker = classRetainingWalker();
-        if (walker != null) {
-            agent(PREMAIN, args, inst, walker.getCallerClass());
+        Class<?> caller = walker == null ? null : walker.getCallerClass();
+        String refusal = refusalForAgent(inst, caller);
+        if (refusal != null) {
+            System.err.println("fastclock: premain refused: " + oneLine(refusal));
+            return;
         }
+        enter(PREMAIN, args, inst);
     }
 
     public static void agentmain(String args, Instrumentation inst) {
         StackWalker walker = classRetainingWalker();
-        if (walker != null) {
-            agent(AGENTMAIN, args, inst, walker.getCallerClass());
+        Class<?> caller = walker == null ? null : walker.getCallerClass();
+        String refusal = refusalForAgent(inst, caller);
+        if (refusal != null) {
+            System.err.println("fastclock: agentmain refused: " + oneLine(refusal));
+            return;
         }
+        enter(AGENTMAIN, args, inst);
     }
 
     /** {@code java -jar fastclock.jar}: the doctor and the commands. */
     public static void main(String[] args) {
-        String refusal = helpersRefusal();
-        if (refusal != null) {
-            System.err.println("fastclock: main refused: " + oneLine(refusal));
-            System.exit(1);
-            return;
-        }
-        refusal = CallerCheck.refusalForMain();
-        if (refusal == null) {
-            refusal = ModuleHelpers.REFUSAL;
-        }
-        if (refusal != null) {
-            System.err.println("fastclock: main refused: " + oneLine(refusal));
-            return;
-        }
+        StackWalker walker = classRetainingWalker();
+        Class<?> caller;
         try {
-            PrivateModule.define(true).launchCommandLine(args);
-        } catch (Exception e) {
-            System.err.println("fastclock: cannot start: " + oneLine(String.valueOf(e)));
+            caller = walker == null ? AgentEntry.class : notTheLauncher(walker.getCallerClass());
+        } catch (IllegalCallerException e) {
+            caller = null; // main is the bottom frame: the launcher called it through JNI
+        }
+        if (caller != null) {
+            System.err.println("fastclock: main refused: called by " + oneLine(caller.getName()) + ", not by the java launcher");
+            return;
+        }
+        if (!enter(MAIN, args, null)) {
             System.exit(1);
         }
     }
 
     /**
-     * A walker that gives classes, or null (the start line saying why) where a SecurityManager
-     * denies one to this jar: the agent then stays off, as it does for any failure to start.
+     * A walker that gives classes, for premain, agentmain and main to ask for their caller in their own
+     * frame (getCallerClass skips the reflection frames between; cheaper at start-up than walking the
+     * stack); null where a SecurityManager denies one to this jar (the agent then stays off, as it
+     * does for any failure to start). It is not kept: one that retains classes is a right under a
+     * SecurityManager.
      */
     private static StackWalker classRetainingWalker() {
         try {
             return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
         } catch (SecurityException e) {
-            notStarted(e);
             return null;
         }
     }
 
-    /**
-     * @param caller who called premain or agentmain, asked in their own frames (getCallerClass skips the
-     *     reflection frames between; cheaper at start-up than walking the stack, whose first use spins a
-     *     lambda). The walker is not kept: one that retains classes is a right under a SecurityManager.
-     */
-    private static void agent(String how, String args, Instrumentation inst, Class<?> caller) {
-        try {
-            String refusal = refusalForAgent(inst, caller);
-            if (refusal != null) {
-                System.err.println("fastclock: " + how + " refused: " + oneLine(refusal));
-                return;
-            }
-            boolean premain = how.equals(PREMAIN);
-            Map<String, String> properties = premain ? settingsProperties(System.getProperties()) : null;
-            if (premain && startsInBackground(args, properties, System.getenv(START_VARIABLE))) {
-                Thread t = new Thread(new AgentEntry(args, inst, properties), THREAD_NAME);
-                t.setDaemon(true);
-                t.start();
-                return;
-            }
-            refusal = helpersRefusal();
-            if (refusal != null) {
-                System.err.println("fastclock: " + how + " refused: " + oneLine(refusal));
-                return;
-            }
-            if (premain && EntryState.inactiveOnFastClocks(EntrySettings.read(args, properties, System.getenv()), inst)) {
-                return;
-            }
-            if (ModuleHelpers.REFUSAL != null) {
-                System.err.println("fastclock: " + how + " refused: " + oneLine(ModuleHelpers.REFUSAL));
-                return;
-            }
-            PrivateModule.define(false).launchAgent(how, args, inst, null);
-        } catch (Throwable t) {
-            notStarted(t);
-        }
+    /** null for java.base's launcher helper (the java launcher), else the caller. */
+    private static Class<?> notTheLauncher(Class<?> caller) {
+        Module module = caller.getModule();
+        boolean launcher = module.isNamed() && module.getLayer() == ModuleLayer.boot() && caller.getClassLoader() == null
+                && module.getName().equals("java.base");
+        return launcher ? null : caller;
     }
 
     /**
-     * The start thread: after {@value #START_DELAY_MS} ms, defines the helpers and hands over to
-     * {@link BackgroundStart}. The Runnable, reachable from the Thread object by code that can read
-     * java.lang's private fields (sun.misc.Unsafe, or JDK 11's illegal-access=permit: no agent can keep
-     * those out, docs/ISOLATION.md), drops the Instrumentation as the thread begins. A JVM that ends
-     * first does not wait for it (daemon).
+     * Reads the jar, defines the helpers and hands over.
+     *
+     * @return false where the helpers could not be defined or failed (said in one line)
      */
-    @Override
-    public void run() {
-        Instrumentation handed = inst;
-        inst = null;
-        pause(START_DELAY_MS);
+    private static boolean enter(String how, Object args, Instrumentation inst) {
         try {
-            String refusal = helpersRefusal();
-            if (refusal != null) {
-                System.err.println("fastclock: premain refused: " + oneLine(refusal));
-                return;
+            File jar = ownJar();
+            Object[] read = readJar(jar, how.equals(MAIN));
+            byte[] region = (byte[]) read[0];
+            @SuppressWarnings("unchecked")
+            Map<String, long[]> index = (Map<String, long[]>) read[1];
+            AgentEntry loader = new AgentEntry();
+            loader.defineHelpers(region, index);
+            Class.forName(START, true, loader);
+            Function<Object[], Object> start = loader.start;
+            loader.start = null;
+            if (start == null) {
+                throw new IllegalStateException("the entry's helpers did not start");
             }
-            BackgroundStart.start(args, handed, properties);
+            return !Boolean.FALSE.equals(start.apply(argumentsFor(how, args, inst, jar, region, index, how.equals(MAIN))));
         } catch (Throwable t) {
-            notStarted(t);
+            System.err.println("fastclock: agent not started, the application runs on the system clocks: "
+                    + oneLine(String.valueOf(t)));
+            return false;
         }
     }
 
-    /** {@link #HELPERS_DEFINED}'s value, for AgentEntry.class. */
+    static Object[] argumentsFor(String how, Object args, Instrumentation inst, File jar, byte[] region,
+            Map<String, long[]> index, boolean whole) {
+        Object[] out = new Object[LENGTH];
+        out[ENTRY_POINT] = how;
+        out[ARGUMENTS] = args;
+        out[INSTRUMENTATION] = inst;
+        out[JAR_PATH] = jar.getPath();
+        out[REGION] = region;
+        out[INDEX] = index;
+        out[WHOLE_JAR] = whole;
+        return out;
+    }
+
+    /** EntryStart's initialiser hands over its instance, once. */
     @Override
-    protected String computeValue(Class<?> type) {
-        String refusal = defineHelpers(false);
-        return refusal == null ? "" : refusal;
-    }
-
-    /** Null when the helpers are this jar's, defined by the entry (here, or on another of its threads). */
-    private static String helpersRefusal() {
-        String refusal;
-        synchronized (HELPERS_LOCK) {
-            refusal = HELPERS_DEFINED.get(AgentEntry.class);
-        }
-        return refusal.isEmpty() ? null : refusal;
-    }
-
-    /** Sleeps that long, whatever interrupts the thread meanwhile. */
-    static void pause(long millis) {
-        long deadline = System.nanoTime() + millis * 1_000_000L;
-        for (long left; (left = deadline - System.nanoTime()) > 0; ) {
-            try {
-                Thread.sleep(left / 1_000_000L + 1);
-            } catch (InterruptedException e) {
-                // an application interrupting every thread does not stop fastclock's threads
+    public void accept(Function<Object[], Object> given) {
+        synchronized (this) {
+            if (start == null) {
+                start = given;
             }
         }
+    }
+
+    /** Every helper the jar lists, defined from the read's bytes, in the listed order. */
+    private void defineHelpers(byte[] region, Map<String, long[]> index) throws IOException {
+        byte[] list = entry(region, index, HELPER_LIST);
+        for (String line : new String(list, StandardCharsets.UTF_8).split("\n")) {
+            String helper = line.trim();
+            if (!helper.isEmpty()) {
+                byte[] bytes = entry(region, index, HELPERS + helper + ".classdata");
+                defineClass(PACKAGE + helper, bytes, 0, bytes.length);
+            }
+        }
+    }
+
+    /**
+     * The jar, read once: the central directory, and every byte up to {@value #REGION_END} (all of it
+     * for the command line, or where the jar has no such entry).
+     *
+     * @return {byte[] region, Map name -> {local header offset, method, compressed size, size}} of the
+     *     entries that lie wholly in the region
+     */
+    static Object[] readJar(File jar, boolean whole) throws IOException {
+        try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
+            long length = file.length();
+            if (length < 22 || length > Integer.MAX_VALUE) {
+                throw new IOException(jar + " is not a jar fastclock can read");
+            }
+            int tailLength = (int) Math.min(length, 65536 + 22 + 64 * 1024);
+            byte[] tail = new byte[tailLength];
+            file.seek(length - tailLength);
+            file.readFully(tail);
+            int eocd = -1;
+            for (int i = tailLength - 22; i >= 0; i--) {
+                if (u4(tail, i) == 0x06054b50L) {
+                    eocd = i;
+                    break;
+                }
+            }
+            if (eocd < 0) {
+                throw new IOException(jar + " has no zip directory");
+            }
+            int entries = u2(tail, eocd + 10);
+            long cenSize = u4(tail, eocd + 12);
+            long cenOffset = u4(tail, eocd + 16);
+            byte[] cen;
+            int cenAt;
+            long tailStart = length - tailLength;
+            if (cenOffset >= tailStart && cenOffset + cenSize <= tailStart + eocd) {
+                cen = tail;
+                cenAt = (int) (cenOffset - tailStart);
+            } else {
+                cen = new byte[(int) cenSize];
+                file.seek(cenOffset);
+                file.readFully(cen);
+                cenAt = 0;
+            }
+            Map<String, long[]> index = new HashMap<>(entries * 2);
+            long regionEnd = whole ? cenOffset : -1;
+            for (int n = 0, p = cenAt; n < entries; n++) {
+                if (u4(cen, p) != 0x02014b50L) {
+                    throw new IOException(jar + ": damaged zip directory");
+                }
+                int method = u2(cen, p + 10);
+                long compressed = u4(cen, p + 20);
+                long size = u4(cen, p + 24);
+                int nameLength = u2(cen, p + 28);
+                int extraLength = u2(cen, p + 30);
+                int commentLength = u2(cen, p + 32);
+                long local = u4(cen, p + 42);
+                String name = new String(cen, p + 46, nameLength, StandardCharsets.UTF_8);
+                index.put(name, new long[] {local, method, compressed, size});
+                if (!whole && name.equals(REGION_END)) {
+                    regionEnd = local;
+                }
+                p += 46 + nameLength + extraLength + commentLength;
+            }
+            if (regionEnd < 0) {
+                regionEnd = cenOffset;
+            }
+            byte[] region = new byte[(int) regionEnd];
+            file.seek(0);
+            file.readFully(region);
+            Map<String, long[]> inRegion = new HashMap<>(index.size() * 2);
+            for (Map.Entry<String, long[]> e : index.entrySet()) {
+                long[] at = e.getValue();
+                long local = at[0];
+                if (local + 30 <= regionEnd) {
+                    long dataStart = local + 30 + u2(region, (int) local + 26) + u2(region, (int) local + 28);
+                    if (dataStart + at[2] <= regionEnd) {
+                        inRegion.put(e.getKey(), new long[] {dataStart, at[1], at[2], at[3]});
+                    }
+                }
+            }
+            return new Object[] {region, inRegion};
+        }
+    }
+
+    /** An entry's bytes from the region (stored or deflated), or an IOException where it is not there. */
+    static byte[] entry(byte[] region, Map<String, long[]> index, String name) throws IOException {
+        long[] at = index.get(name);
+        if (at == null) {
+            throw new IOException("fastclock.jar lacks " + name);
+        }
+        int start = (int) at[0];
+        int compressed = (int) at[2];
+        int size = (int) at[3];
+        if (at[1] == 0) {
+            byte[] out = new byte[size];
+            System.arraycopy(region, start, out, 0, size);
+            return out;
+        }
+        Inflater inflater = new Inflater(true);
+        try {
+            inflater.setInput(region, start, compressed);
+            byte[] out = new byte[size];
+            int n = 0;
+            while (n < size) {
+                int got = inflater.inflate(out, n, size - n);
+                if (got == 0 && (inflater.finished() || inflater.needsInput())) {
+                    break;
+                }
+                n += got;
+            }
+            if (n != size) {
+                throw new IOException("fastclock.jar's " + name + " is damaged");
+            }
+            return out;
+        } catch (DataFormatException e) {
+            throw new IOException("fastclock.jar's " + name + " is damaged: " + e.getMessage(), e);
+        } finally {
+            inflater.end();
+        }
+    }
+
+    private static int u2(byte[] b, int i) {
+        return (b[i] & 0xff) | (b[i + 1] & 0xff) << 8;
+    }
+
+    private static long u4(byte[] b, int i) {
+        return (u2(b, i) | (long) u2(b, i + 2) << 16) & 0xffffffffL;
     }
 
     /**
@@ -249,101 +345,6 @@ public final class AgentEntry extends ClassValue<String> implements Runnable {
                 && m.getLayer() == ModuleLayer.boot();
     }
 
-    /**
-     * start, with the settings' precedence (the first {@code start=} of the agent arguments, then
-     * {@code -Dfastclock.start}, then {@value #START_VARIABLE} where not blank): background, the
-     * default, or not. A bad value is not background, so that the module rejects it before main runs.
-     */
-    static boolean startsInBackground(String agentArgs, Map<String, String> properties, String variable) {
-        String start = null;
-        if (agentArgs != null) {
-            for (String pair : agentArgs.split(",", -1)) {
-                int eq = pair.indexOf('=');
-                if (eq >= 0 && pair.substring(0, eq).trim().equals("start")) {
-                    start = pair.substring(eq + 1);
-                    break;
-                }
-            }
-        }
-        if (start == null) {
-            start = properties.get("fastclock.start");
-        }
-        if (start == null && variable != null && !variable.trim().isEmpty()) {
-            start = variable;
-        }
-        return start == null || start.trim().equalsIgnoreCase("background");
-    }
-
-    /**
-     * The settings' system properties, copied on premain's thread: main runs before the agent reads
-     * its settings, and a property the application sets meanwhile (fastclock.library, fastclock.sysfs)
-     * must not choose what the agent loads or believes.
-     */
-    static Map<String, String> settingsProperties(Properties system) {
-        Map<String, String> copy = new HashMap<>();
-        for (String name : system.stringPropertyNames()) {
-            if (name.startsWith("fastclock.")) {
-                copy.put(name, system.getProperty(name));
-            }
-        }
-        return Collections.unmodifiableMap(copy);
-    }
-
-    /**
-     * Defines helpers from this class's own jar (never through a class loader's search, which the
-     * class path can shadow), in this class's loader and package: those every start needs, once
-     * ({@link #HELPERS_DEFINED}); the module's ({@link #forTheModule}) once, from {@link ModuleHelpers}'s
-     * initialiser, on the way to the module (a machine whose system clocks are fast never needs them).
-     *
-     * @return null when all were defined here, else why not
-     */
-    static String defineHelpers(boolean moduleOnes) {
-        try {
-            MethodHandles.Lookup here = MethodHandles.lookup();
-            try (JarFile jar = new JarFile(ownJar(), false)) {
-                for (String line : helperNames(jar)) {
-                    String helper = line.trim();
-                    if (forTheModule(helper) != moduleOnes) {
-                        continue;
-                    }
-                    JarEntry entry = jar.getJarEntry(HELPERS + helper + ".classdata");
-                    if (entry == null) {
-                        return "fastclock.jar lacks its entry class " + helper;
-                    }
-                    byte[] bytes;
-                    try (InputStream in = jar.getInputStream(entry)) {
-                        bytes = in.readAllBytes();
-                    }
-                    try {
-                        here.defineClass(bytes);
-                    } catch (LinkageError e) {
-                        return "a class named " + AgentEntry.class.getPackageName() + "." + helper
-                                + " was defined by other code before fastclock's (" + e + ")";
-                    }
-                }
-            }
-            return null;
-        } catch (IOException | IllegalAccessException | RuntimeException | LinkageError e) {
-            return "cannot define the entry's classes: " + e;
-        }
-    }
-
-    /** The helpers that define the agent's module, for premain, agentmain and main alike. */
-    static boolean forTheModule(String helper) {
-        return helper.startsWith("PrivateModule");
-    }
-
-    private static String[] helperNames(JarFile jar) throws IOException {
-        JarEntry list = jar.getJarEntry(HELPER_LIST);
-        if (list == null) {
-            throw new IOException("fastclock.jar has no " + HELPER_LIST);
-        }
-        try (InputStream in = jar.getInputStream(list)) {
-            // split on one plain character: no regular expression compiled at start-up
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim().split("\n");
-        }
-    }
-
     /** The jar this class was loaded from, by its code source. */
     static File ownJar() throws IOException {
         CodeSource source = AgentEntry.class.getProtectionDomain().getCodeSource();
@@ -361,17 +362,12 @@ public final class AgentEntry extends ClassValue<String> implements Runnable {
         }
     }
 
-    static void notStarted(Throwable t) {
-        System.err.println("fastclock: agent not started, the application runs on the system clocks: "
-                + oneLine(String.valueOf(t)));
-    }
-
     /**
      * The one-line rule for what this class prints (a caller's or an Instrumentation's class name,
      * which the application chooses and a class file may spell with a newline; an exception's
      * message, which may hold the jar's path): control characters, DEL, the C1 controls and U+2028/9
-     * as {@code \\uXXXX}. The same rule as the agent module's io.fastclock.config.OneLine, which this
-     * class cannot use (that module exports nothing to the class path).
+     * as {@code \\uXXXX}. The helpers' EntryLines and the agent module's OneLine apply the same rule;
+     * this class can use neither (AgentEntryOneLineTest holds the copies together).
      */
     static String oneLine(String s) {
         StringBuilder sb = new StringBuilder(s.length());

@@ -1,32 +1,45 @@
 package io.fastclock.entry;
 
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * The settings the entry reads before the agent's module exists, with the precedence of every
- * setting (agent argument, then {@code -Dfastclock.*}, then {@code FASTCLOCK_*}): whether they are
- * <em>plain</em>, which lets the entry answer alone on a machine whose system clocks are fast
- * ({@link FastClocksAtEntry}).
+ * setting (agent argument, then {@code -Dfastclock.*}, then {@code FASTCLOCK_*}), for two questions:
  *
- * <p>Plain means that every choice is left to auto and nothing is asked that only the module does:
- * no setting but {@value #PLAIN_KEYS_TEXT}, each with a value the module's io.fastclock.config.Settings
- * accepts and reads the same way. Anything else (a setting it does not know, a bad value, a key
- * given twice, a {@code FASTCLOCK_*} variable it does not know) is not plain: the module then reads
- * the settings, judges them and does what they ask. A value this class does not judge certain goes
- * the same way, so it may only be stricter than Settings, never more lenient.
+ * <ul>
+ *   <li><em>plain</em>: whether the entry may answer alone on a machine whose system clocks are fast
+ *       ({@link FastClocksAtEntry}): every choice left to auto and nothing asked that only the module
+ *       does: no setting but {@value #PLAIN_KEYS_TEXT}, each with a value the module's
+ *       io.fastclock.config.Settings accepts and reads the same way;</li>
+ *   <li><em>early</em>: whether premain may set up the boot runtime and rewrite every class that loads
+ *       from then on, before the verdict, and within what ({@link #earlySettings}): mode not off, and
+ *       every setting that shapes the rewrite ({@value #EARLY_KEYS_TEXT}) one this class can judge good.</li>
+ * </ul>
+ *
+ * Anything this class does not judge certain answers no to both, so it may only be stricter than
+ * Settings, never more lenient: the module then reads the settings, judges them and does what they
+ * ask, taking over what has loaded as an attach does.
  */
 final class EntrySettings {
     static final String PLAIN_KEYS_TEXT = "start, log, mode, millis, nanos, threshold, sysfs, procfs";
     static final String[] PLAIN_KEYS = {"start", "log", "mode", "millis", "nanos", "threshold", "sysfs", "procfs"};
+    static final String EARLY_KEYS_TEXT = "mode, millis, nanos, include, exclude, jdk, instant, log, start";
+    /** Every setting the module knows (EntrySettingsTest holds it to Settings). */
+    static final String[] KNOWN_KEYS = {"mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs",
+        "recheck", "library", "jdk", "jmx", "instant", "start"};
     private static final String PROPERTY_PREFIX = "fastclock.";
     private static final String ENV_PREFIX = "FASTCLOCK_";
     static final long DEFAULT_THRESHOLD_NS = 100;
     static final long MAX_THRESHOLD_NS = 1_000_000;
 
-    /** Each plain key's value from the source of highest precedence that gives it. */
+    /** Each key's value from the source of highest precedence that gives it. */
     private final Map<String, String> values = new HashMap<>();
-    private boolean plain = true;
+    /** A key the module does not know, a key given twice, or a pair without '=': the module refuses the lot. */
+    private boolean malformed;
+    /** A FASTCLOCK_* variable of no setting (the module ignores those a container platform makes up): not plain. */
+    private boolean unknownVariable;
 
     private EntrySettings() {}
 
@@ -36,13 +49,17 @@ final class EntrySettings {
         for (Map.Entry<String, String> e : environment.entrySet()) {
             String name = e.getKey();
             if (name.startsWith(ENV_PREFIX) && !e.getValue().trim().isEmpty()) { // Settings ignores a blank one
-                s.put(name.substring(ENV_PREFIX.length()).toLowerCase(java.util.Locale.ROOT), e.getValue());
+                if (!s.put(name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT), e.getValue())) {
+                    s.unknownVariable = true;
+                }
             }
         }
         for (Map.Entry<?, ?> e : systemProperties.entrySet()) {
             if (e.getKey() instanceof String && ((String) e.getKey()).startsWith(PROPERTY_PREFIX)) {
                 Object value = e.getValue();
-                s.put(((String) e.getKey()).substring(PROPERTY_PREFIX.length()), value instanceof String ? (String) value : "");
+                if (!s.put(((String) e.getKey()).substring(PROPERTY_PREFIX.length()), value instanceof String ? (String) value : "")) {
+                    s.malformed = true;
+                }
             }
         }
         if (agentArgs != null) {
@@ -53,38 +70,98 @@ final class EntrySettings {
                 }
                 int eq = pair.indexOf('=');
                 if (eq < 0 || seen.put(pair.substring(0, eq).trim(), "") != null) {
-                    s.plain = false; // Settings refuses both; a refused start is the module's to say
+                    s.malformed = true; // Settings refuses both; a refused start is the module's to say
                     continue;
                 }
-                s.put(pair.substring(0, eq).trim(), pair.substring(eq + 1));
+                if (!s.put(pair.substring(0, eq).trim(), pair.substring(eq + 1))) {
+                    s.malformed = true;
+                }
             }
         }
-        s.plain = s.plain && s.plainValues();
         return s;
     }
 
-    private void put(String key, String value) {
-        for (String plainKey : PLAIN_KEYS) {
-            if (plainKey.equals(key)) {
+    /** @return false for a key of no setting */
+    private boolean put(String key, String value) {
+        for (String known : KNOWN_KEYS) {
+            if (known.equals(key)) {
                 values.put(key, value.trim());
-                return;
+                return true;
             }
         }
-        plain = false;
+        return false;
     }
 
     /** Every choice auto and nothing else asked, each value one Settings accepts. */
     boolean plain() {
-        return plain;
+        if (malformed || unknownVariable) {
+            return false;
+        }
+        for (String key : values.keySet()) {
+            if (!isPlainKey(key)) {
+                return false;
+            }
+        }
+        return oneOf("start", "wait", "background") && oneOf("log", "quiet", "info", "debug") && oneOf("mode", "auto")
+                && oneOf("millis", "auto") && oneOf("nanos", "auto") && threshold() && path("sysfs") && path("procfs");
+    }
+
+    private static boolean isPlainKey(String key) {
+        for (String plainKey : PLAIN_KEYS) {
+            if (plainKey.equals(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether premain may set up the runtime and rewrite from the start (see the class comment). */
+    boolean early() {
+        return !malformed && oneOf("mode", "auto", "on") && oneOf("millis", "auto", "coarse", "tsc", "jna-coarse", "system")
+                && oneOf("nanos", "auto", "tsc", "system", "coarse") && prefixes("include") && prefixes("exclude")
+                && oneOf("jdk", "time", "all", "none") && oneOf("instant", "auto", "coarse") && oneOf("log", "quiet", "info", "debug")
+                && oneOf("start", "wait", "background");
+    }
+
+    /** mode, millis and nanos all left to auto: on fast system clocks, the module would only say so. */
+    boolean choicesAuto() {
+        return isOrAbsent("mode", "auto") && isOrAbsent("millis", "auto") && isOrAbsent("nanos", "auto");
+    }
+
+    /**
+     * What the boot runtime's transformer rewrites from premain on, as io.fastclock.boot.EarlyStart
+     * reads it: include, exclude, jdk, the clocks that may switch, log. A clock the settings keep on
+     * the system clock is not rewritten; the epoch read is only ever the JDK's classes'.
+     */
+    String[] earlySettings() {
+        String jdk = values.getOrDefault("jdk", "time").toLowerCase(Locale.ROOT);
+        StringBuilder served = new StringBuilder();
+        if (!"system".equalsIgnoreCase(values.get("millis"))) {
+            served.append("millis,");
+        }
+        if (!"system".equalsIgnoreCase(values.get("nanos"))) {
+            served.append("nanos,");
+        }
+        if (!jdk.equals("none")) {
+            served.append("epoch");
+        }
+        return new String[] {values.getOrDefault("include", ""), values.getOrDefault("exclude", ""), jdk, served.toString(),
+            values.getOrDefault("log", "info")};
     }
 
     boolean quiet() {
         return "quiet".equalsIgnoreCase(values.get("log"));
     }
 
+    /** start=background, the default: any value but wait (a bad one is the module's to refuse, before main). */
+    boolean background() {
+        String start = values.get("start");
+        return start == null || start.equalsIgnoreCase("background");
+    }
+
     long thresholdNs() {
         String v = values.get("threshold");
-        return v == null ? DEFAULT_THRESHOLD_NS : Long.parseLong(v);
+        return v == null || !threshold() ? DEFAULT_THRESHOLD_NS : Long.parseLong(v);
     }
 
     /** The directory standing in for /sys. */
@@ -93,9 +170,9 @@ final class EntrySettings {
         return v == null ? "/sys" : v;
     }
 
-    private boolean plainValues() {
-        return oneOf("start", "wait", "background") && oneOf("log", "quiet", "info", "debug") && oneOf("mode", "auto")
-                && oneOf("millis", "auto") && oneOf("nanos", "auto") && threshold() && path("sysfs") && path("procfs");
+    private boolean isOrAbsent(String key, String value) {
+        String v = values.get(key);
+        return v == null || v.equalsIgnoreCase(value);
     }
 
     /** Absent, or one of the choices in any case (Settings compares them ignoring case). */
@@ -132,5 +209,29 @@ final class EntrySettings {
     private boolean path(String key) {
         String v = values.get(key);
         return v == null || !v.isEmpty() && v.indexOf('\0') < 0;
+    }
+
+    /** ':'-separated dotted prefixes of ASCII Java names; stricter than Settings, which takes any Java identifier. */
+    private boolean prefixes(String key) {
+        String v = values.get(key);
+        if (v == null) {
+            return true;
+        }
+        for (String item : v.split(":", -1)) {
+            String p = item.trim();
+            if (p.isEmpty()) {
+                continue;
+            }
+            if (p.startsWith(".") || p.contains("..")) {
+                return false;
+            }
+            for (int i = 0; i < p.length(); i++) {
+                char c = p.charAt(i);
+                if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$' || c == '.')) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 }

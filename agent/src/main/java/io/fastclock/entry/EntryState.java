@@ -1,14 +1,12 @@
 package io.fastclock.entry;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.lang.module.ModuleDescriptor;
 import java.util.Collections;
 import java.util.Properties;
 import java.util.function.Supplier;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
 /**
@@ -22,6 +20,7 @@ import java.util.jar.Manifest;
  */
 final class EntryState implements Runnable {
     static final String READER_CLASS = "META-INF/fastclock/entry-state/JvmAgentProperties.classdata";
+    static final String MANIFEST = "META-INF/MANIFEST.MF";
     static final String STARTED = "fastclock.started";
     static final String VERSION = "fastclock.version";
     static final String ACTIVE = "fastclock.active";
@@ -44,35 +43,33 @@ final class EntryState implements Runnable {
     private final String[] values;
     /** Cleared as the thread begins: from then on only its stack holds the Instrumentation. */
     private Instrumentation inst;
+    private JarSnapshot jar;
 
     /** @param reason the start line without its prefix */
-    private EntryState(String reason, Instrumentation inst) {
-        this.values = new String[] {AgentEntry.PREMAIN, UNKNOWN_VERSION, reason, SYSTEM, SYSTEM, SYSTEM, "false"};
+    private EntryState(String reason, Instrumentation inst, JarSnapshot jar) {
+        this.values = new String[] {EntryLines.PREMAIN, UNKNOWN_VERSION, reason, SYSTEM, SYSTEM, SYSTEM, "false"};
         this.inst = inst;
+        this.jar = jar;
     }
 
     /**
-     * On a machine whose system clocks are fast, with plain settings: says so, publishes it, and defines
-     * nothing more (no module, no native library, no observer), whatever {@code start} says. The agent
-     * properties are reached on a daemon thread ({@value #THREAD_NAME}), as exporting jdk.internal.vm
-     * costs the JVM its first lambdas (milliseconds): main does not wait for what only a command asks.
+     * On a machine whose system clocks are fast, with plain settings: says so ({@code line}), publishes
+     * it, and defines nothing more (no module, no native library, no observer), whatever {@code start}
+     * says. The agent properties are reached on a daemon thread ({@value #THREAD_NAME}), as exporting
+     * jdk.internal.vm costs the JVM its first lambdas (milliseconds): main does not wait for what only a
+     * command asks.
      *
-     * @return false where the module must decide
+     * @param jar what the entry read of its jar: the reader's class and the version come from there
      */
-    static boolean inactiveOnFastClocks(EntrySettings settings, Instrumentation inst) {
-        String line = FastClocksAtEntry.inactiveLine(settings);
-        if (line == null) {
-            return false;
-        }
+    static void answerAlone(String line, EntrySettings settings, Instrumentation inst, JarSnapshot jar) {
         if (!settings.quiet()) {
             System.err.println(line);
         }
-        EntryState state = new EntryState(line.substring(PREFIX.length()), inst);
+        EntryState state = new EntryState(line.substring(PREFIX.length()), inst, jar);
         state.mirror();
         Thread t = new Thread(state, THREAD_NAME);
         t.setDaemon(true);
         t.start();
-        return true;
     }
 
     /**
@@ -103,10 +100,12 @@ final class EntryState implements Runnable {
     @Override
     public void run() {
         Instrumentation handed = inst;
+        JarSnapshot read = jar;
         inst = null;
-        AgentEntry.pause(PUBLISH_AFTER_MS);
+        jar = null;
+        EntryLines.pause(PUBLISH_AFTER_MS);
         try {
-            Properties agentProperties = agentProperties(handed);
+            Properties agentProperties = agentProperties(handed, read);
             mirror(VERSION, values[VERSION_INDEX]);
             for (int i = 0; i < keys.length; i++) {
                 agentProperties.setProperty(keys[i], values[i]);
@@ -117,18 +116,13 @@ final class EntryState implements Runnable {
     }
 
     /** Reached through a class of a loader of this class's own, java.base exporting jdk.internal.vm to it alone. */
-    private Properties agentProperties(Instrumentation instrumentation) throws Exception {
-        byte[] reader;
-        try (JarFile jar = new JarFile(AgentEntry.ownJar(), false)) {
-            JarEntry entry = jar.getJarEntry(READER_CLASS);
-            if (entry == null) {
-                throw new IOException("fastclock.jar lacks " + READER_CLASS);
-            }
-            try (InputStream in = jar.getInputStream(entry)) {
-                reader = in.readAllBytes();
-            }
-            values[VERSION_INDEX] = version(jar.getManifest());
+    private Properties agentProperties(Instrumentation instrumentation, JarSnapshot jar) throws Exception {
+        byte[] reader = jar.read(READER_CLASS);
+        if (reader == null) {
+            throw new IOException("fastclock.jar lacks " + READER_CLASS);
         }
+        byte[] manifest = jar.read(MANIFEST);
+        values[VERSION_INDEX] = version(manifest == null ? null : new Manifest(new ByteArrayInputStream(manifest)));
         Class<?> c = new OwnLoader().define(reader);
         instrumentation.redefineModule(Object.class.getModule(), Collections.emptySet(),
                 Collections.singletonMap("jdk.internal.vm", Collections.singleton(c.getModule())),

@@ -10,9 +10,9 @@ import java.nio.charset.StandardCharsets;
  * The answer {@code auto} gives on most machines, found before the agent's module, the native
  * library or any observer exists: the system clocks are fast, so fastclock stays out. The rule and
  * the line are io.fastclock.decide.FastSystemClocksCheck's (the module's copy, which answers for an
- * attach and for settings that are not plain; a unit test holds the two together): plain settings
- * ({@link EntrySettings}), a clocksource that is readable and not known to be slow, and both system
- * clocks timed, interpreted, at or under the threshold. Interpreted, a call costs the clock read plus the
+ * attach and for settings that are not plain; a unit test holds the two together): a clocksource that
+ * is readable and not known to be slow, and both system clocks timed, interpreted, at or under the
+ * threshold. Interpreted, a call costs the clock read plus the
  * interpreter's loop, so the time is an upper bound of what compiled code pays.
  */
 final class FastClocksAtEntry {
@@ -26,11 +26,11 @@ final class FastClocksAtEntry {
 
     private FastClocksAtEntry() {}
 
-    /** @return the agent's inactive line, or null when the module must decide */
-    static String inactiveLine(EntrySettings settings) {
-        if (!settings.plain()) {
-            return null;
-        }
+    /**
+     * @return the agent's inactive line where the system clocks are fast here (the entry answers with it
+     *     alone where the settings are plain), or null when they are not, or not known to be
+     */
+    static String fastLine(EntrySettings settings) {
         String clocksource = currentClocksource(settings.sysfs());
         if (clocksource == null) {
             return null;

@@ -1,6 +1,6 @@
 package io.fastclock.entry;
 
-import java.io.File;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
@@ -21,8 +21,6 @@ import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import java.util.stream.Stream;
 
@@ -47,16 +45,21 @@ final class PrivateModule {
     static final String CLASS_SUFFIX = ".classdata";
     /** The packages under {@value #CLASSES}, one per line, listed when the jar is built (agent/pom.xml). */
     static final String PACKAGES = "META-INF/fastclock/packages";
-    /** The boot runtime: defined by the agent into the boot class loader, never into this module. */
-    static final String BOOT_PACKAGE = "io/fastclock/runtime/";
+    /**
+     * The boot runtime's packages (io.fastclock.rewrite.RuntimePackages): defined by the agent into the
+     * boot class loader, never into this module.
+     */
+    static final String[] RUNTIME_PACKAGES = {"io.fastclock.runtime", "io.fastclock.rewrite", "io.fastclock.boot"};
     /** Modules the agent uses where the JVM has them; none is required to start. */
     private static final String[] OPTIONAL = {"java.instrument", "java.management", "jdk.jfr", "jdk.attach", "java.logging",
         "jdk.management", "jdk.unsupported"};
 
     private final ModuleLayer.Controller controller;
+    private final JarSnapshot jar;
 
-    private PrivateModule(ModuleLayer.Controller controller) {
+    private PrivateModule(ModuleLayer.Controller controller, JarSnapshot jar) {
         this.controller = controller;
+        this.jar = jar;
     }
 
     /**
@@ -64,16 +67,11 @@ final class PrivateModule {
      *     of its own (there is no Instrumentation to put it in the boot loader), and native access is
      *     enabled for the module from here (the launcher gave it to the jar's unnamed module)
      */
-    static PrivateModule define(boolean commandLine) throws IOException {
-        File jar = AgentEntry.ownJar();
-        Set<String> packages;
-        String version;
-        try (JarFile jf = new JarFile(jar, false)) {
-            packages = packages(jar, jf);
-            version = buildVersion(jf);
-        }
+    static PrivateModule define(boolean commandLine, JarSnapshot jar) throws IOException {
+        Set<String> packages = packages(jar);
+        String version = buildVersion(jar);
         if (packages.isEmpty()) {
-            throw new IOException(jar + " holds no agent classes under " + CLASSES);
+            throw new IOException("fastclock.jar holds no agent classes under " + CLASSES);
         }
         ModuleDescriptor.Builder builder = ModuleDescriptor.newModule(NAME)
                 .packages(packages)
@@ -109,34 +107,39 @@ final class PrivateModule {
         ClassLoader parent = commandLine ? new BootRuntimeLoader(jar) : null;
         ModuleLayer.Controller controller = ModuleLayer.defineModulesWithOneLoader(cf,
                 Collections.singletonList(ModuleLayer.boot()), parent);
-        return new PrivateModule(controller);
+        return new PrivateModule(controller, jar);
     }
 
-    /** The module's packages: the jar's list, less the boot runtime's package. */
-    private static Set<String> packages(File jar, JarFile jf) throws IOException {
-        Set<String> packages = new HashSet<>();
-        JarEntry list = jf.getJarEntry(PACKAGES);
+    /** The module's packages: the jar's list, less the boot runtime's, which are never the module's. */
+    private static Set<String> packages(JarSnapshot jar) throws IOException {
+        byte[] list = jar.read(PACKAGES);
         if (list == null) {
-            throw new IOException(jar + " has no " + PACKAGES + " (is another copy of " + AgentEntry.class.getName()
-                    + " on the class path before fastclock.jar?)");
+            throw new IOException("fastclock.jar has no " + PACKAGES);
         }
-        String text;
-        try (InputStream in = jf.getInputStream(list)) {
-            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        for (String line : text.split("\n")) {
-            String pkg = line.trim();
-            if (!pkg.isEmpty() && !(pkg + "/").equals(BOOT_PACKAGE)) {
-                packages.add(pkg.replace('/', '.'));
+        Set<String> packages = new HashSet<>();
+        for (String line : new String(list, StandardCharsets.UTF_8).split("\n")) {
+            String pkg = line.trim().replace('/', '.');
+            if (!pkg.isEmpty() && !isRuntimePackage(pkg)) {
+                packages.add(pkg);
             }
         }
         return packages;
     }
 
+    static boolean isRuntimePackage(String pkg) {
+        for (String runtime : RUNTIME_PACKAGES) {
+            if (runtime.equals(pkg)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The manifest's Implementation-Version, as the build wrote it; null without one. */
-    private static String buildVersion(JarFile jf) throws IOException {
-        Manifest manifest = jf.getManifest();
-        return manifest == null ? null : manifest.getMainAttributes().getValue("Implementation-Version");
+    private static String buildVersion(JarSnapshot jar) throws IOException {
+        byte[] manifest = jar.read(EntryState.MANIFEST);
+        return manifest == null ? null : new Manifest(new ByteArrayInputStream(manifest)).getMainAttributes()
+                .getValue("Implementation-Version");
     }
 
     /**
@@ -147,25 +150,27 @@ final class PrivateModule {
      */
     void launchAgent(String entryPoint, String agentArgs, Instrumentation inst, Map<String, String> propertiesAtPremain)
             throws Exception {
-        launch(agentHandoff(entryPoint, agentArgs, inst, propertiesAtPremain));
+        launch(agentHandoff(entryPoint, agentArgs, inst, propertiesAtPremain, jar));
     }
 
     /** Runs {@code java -jar fastclock.jar}'s command in the module. */
     void launchCommandLine(String[] commandLine) throws Exception {
         enableNativeAccess(controller.layer().findModule(NAME).orElseThrow(IllegalStateException::new));
-        launch(commandLineHandoff(commandLine));
+        launch(commandLineHandoff(commandLine, jar));
     }
 
     /**
      * The hand-off's one layout, which io.fastclock.agent.Handoff reads (the two share no class but the
-     * JDK's; HandoffTest holds them together): entry point, arguments, Instrumentation, properties.
+     * JDK's; HandoffTest holds them together): entry point, arguments, Instrumentation, properties, and
+     * the jar as the entry read it (every class and resource the module loads comes from there).
      */
-    static Object[] agentHandoff(String entryPoint, String agentArgs, Instrumentation inst, Map<String, String> propertiesAtPremain) {
-        return new Object[] {entryPoint, agentArgs, inst, propertiesAtPremain};
+    static Object[] agentHandoff(String entryPoint, String agentArgs, Instrumentation inst, Map<String, String> propertiesAtPremain,
+            Function<String, byte[]> jar) {
+        return new Object[] {entryPoint, agentArgs, inst, propertiesAtPremain, jar};
     }
 
-    static Object[] commandLineHandoff(String[] commandLine) {
-        return new Object[] {AgentEntry.MAIN, commandLine, null, null};
+    static Object[] commandLineHandoff(String[] commandLine, Function<String, byte[]> jar) {
+        return new Object[] {EntryLines.MAIN, commandLine, null, null, jar};
     }
 
     /** Calls the module's one entry, its service provider io.fastclock.agent.Launch. */
@@ -204,13 +209,6 @@ final class PrivateModule {
         }
     }
 
-    /** A class's entry in the jar: its .classdata; any other resource: its own name. */
-    static String entryName(String resource) {
-        return resource.endsWith(".class")
-                ? CLASSES + resource.substring(0, resource.length() - ".class".length()) + CLASS_SUFFIX
-                : resource;
-    }
-
     private static final class SingleModuleFinder implements ModuleFinder {
         private final ModuleReference reference;
 
@@ -230,53 +228,46 @@ final class PrivateModule {
     }
 
     private static final class JarModuleReference extends ModuleReference {
-        private final File jar;
+        private final JarSnapshot jar;
 
-        JarModuleReference(ModuleDescriptor descriptor, File jar) {
-            super(descriptor, jar.toURI());
+        /** Located at the jar's path, which the commands name to another JVM; nothing is read from it. */
+        JarModuleReference(ModuleDescriptor descriptor, JarSnapshot jar) {
+            super(descriptor, new java.io.File(jar.path()).toURI());
             this.jar = jar;
         }
 
         @Override
-        public ModuleReader open() throws IOException {
+        public ModuleReader open() {
             return new JarModuleReader(jar);
         }
     }
 
-    /** Reads classes from their .classdata entries; other resources (native library, JNA) as they are. */
+    /**
+     * Reads classes from their .classdata entries, other resources as they are, all from the entry's one
+     * read of the jar. Gives no URIs: nothing is ever read again by a path.
+     */
     private static final class JarModuleReader implements ModuleReader {
-        private final JarFile jarFile;
-        private final URI jarUri;
+        private final JarSnapshot jar;
 
-        JarModuleReader(File jar) throws IOException {
-            this.jarFile = new JarFile(jar, false);
-            this.jarUri = jar.toURI();
+        JarModuleReader(JarSnapshot jar) {
+            this.jar = jar;
         }
 
         @Override
         public Optional<URI> find(String name) {
-            String entry = entryName(name);
-            if (jarFile.getEntry(entry) == null) {
-                return Optional.empty();
-            }
-            return Optional.of(URI.create("jar:" + jarUri + "!/" + entry));
+            return Optional.empty();
         }
 
         @Override
         public Optional<InputStream> open(String name) throws IOException {
-            JarEntry entry = jarFile.getJarEntry(entryName(name));
-            return entry == null ? Optional.empty() : Optional.of(jarFile.getInputStream(entry));
+            Optional<ByteBuffer> bytes = read(name);
+            return bytes.isPresent() ? Optional.of(new ByteArrayInputStream(bytes.get().array())) : Optional.empty();
         }
 
         @Override
         public Optional<ByteBuffer> read(String name) throws IOException {
-            Optional<InputStream> in = open(name);
-            if (!in.isPresent()) {
-                return Optional.empty();
-            }
-            try (InputStream stream = in.get()) {
-                return Optional.of(ByteBuffer.wrap(stream.readAllBytes()));
-            }
+            byte[] bytes = jar.read(JarSnapshot.entryName(name));
+            return bytes == null ? Optional.empty() : Optional.of(ByteBuffer.wrap(bytes));
         }
 
         @Override
@@ -285,41 +276,41 @@ final class PrivateModule {
         }
 
         @Override
-        public void close() throws IOException {
-            jarFile.close();
+        public void close() {
+            // nothing open: the bytes were read before main
         }
     }
 
     /**
-     * The command line's parent loader for the agent module: defines the boot runtime's classes
-     * (io.fastclock.runtime) from the jar, which under -javaagent the agent defines in the boot loader.
+     * The command line's parent loader for the agent module: defines the boot runtime's classes from the
+     * jar, which under -javaagent the agent defines in the boot loader. In a JVM where the agent runs too
+     * (JAVA_TOOL_OPTIONS), the boot loader's runtime answers first, and the command line uses its
+     * exported package (the doctor reads its clocks, not its switch).
      */
     private static final class BootRuntimeLoader extends ClassLoader {
         static {
             registerAsParallelCapable();
         }
 
-        private final File jar;
+        private final JarSnapshot jar;
 
-        BootRuntimeLoader(File jar) {
+        BootRuntimeLoader(JarSnapshot jar) {
             super("fastclock-runtime", ClassLoader.getPlatformClassLoader());
             this.jar = jar;
         }
 
         @Override
         protected Class<?> findClass(String name) throws ClassNotFoundException {
-            if (!name.startsWith(BOOT_PACKAGE.replace('/', '.')) || name.indexOf('.', BOOT_PACKAGE.length()) >= 0) {
+            int dot = name.lastIndexOf('.');
+            if (dot < 0 || !isRuntimePackage(name.substring(0, dot))) {
                 throw new ClassNotFoundException(name);
             }
-            try (JarFile jf = new JarFile(jar, false)) {
-                JarEntry entry = jf.getJarEntry(entryName(name.replace('.', '/') + ".class"));
-                if (entry == null) {
+            try {
+                byte[] bytes = jar.read(JarSnapshot.entryName(name.replace('.', '/') + ".class"));
+                if (bytes == null) {
                     throw new ClassNotFoundException(name);
                 }
-                try (InputStream in = jf.getInputStream(entry)) {
-                    byte[] bytes = in.readAllBytes();
-                    return defineClass(name, bytes, 0, bytes.length);
-                }
+                return defineClass(name, bytes, 0, bytes.length);
             } catch (IOException e) {
                 throw new ClassNotFoundException(name, e);
             }

@@ -24,7 +24,7 @@ public final class ClassFilter {
             "io/fastclock/runtime/", "io/fastclock/clock/", "io/fastclock/entry/", "io/fastclock/agent/", "io/fastclock/config/", "io/fastclock/probe/",
             "io/fastclock/decide/", "io/fastclock/rewrite/", "io/fastclock/measure/", "io/fastclock/nativelib/", "io/fastclock/doctor/",
             "io/fastclock/jna/", "io/fastclock/observe/", "io/fastclock/attach/", "io/fastclock/commands/",
-            "io/fastclock/shaded/", "java/", "jdk/", "sun/", "com/sun/"));
+            "io/fastclock/boot/", "io/fastclock/asm/", "io/fastclock/shaded/", "java/", "jdk/", "sun/", "com/sun/"));
 
     private final String[] includes;
     private final String[] excludes;

@@ -70,7 +70,7 @@ public final class ClockReplacements {
         public final Served servedBy;
         public final CoarseServes coarse;
 
-        Row(String owner, String name, String descriptor, String newOwner, String newName, Served servedBy,
+        public Row(String owner, String name, String descriptor, String newOwner, String newName, Served servedBy,
                 CoarseServes coarse) {
             this.owner = owner;
             this.name = name;
@@ -126,6 +126,32 @@ public final class ClockReplacements {
         return ALL;
     }
 
+    /** These rows (the runtime's switch has rows of its own). */
+    public static ClockReplacements of(List<Row> rows) {
+        return new ClockReplacements(rows);
+    }
+
+    /** Every row served by one of {@code served}: what premain rewrites before the verdict says which clocks switch. */
+    public static ClockReplacements serving(Set<Served> served) {
+        List<Row> rows = new ArrayList<>();
+        for (Row r : TABLE) {
+            if (served.contains(r.servedBy)) {
+                rows.add(r);
+            }
+        }
+        return new ClockReplacements(rows);
+    }
+
+    /** Whether this table has every row of {@code other}. */
+    public boolean covers(ClockReplacements other) {
+        for (Row r : other.rows) {
+            if (find(r.owner, r.name, r.descriptor) == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * The rows to rewrite for these backends.
      *
@@ -164,7 +190,7 @@ public final class ClockReplacements {
     }
 
     /** Whether some row's owner is {@code owner}. */
-    boolean hasOwner(String owner) {
+    public boolean hasOwner(String owner) {
         for (String o : owners) {
             if (o.equals(owner)) {
                 return true;

@@ -13,7 +13,7 @@ import java.util.List;
  * copied as they are. Loading no ASM class saves its first-use cost at start-up (docs/DESIGN-NOTES.md
  * note 10).
  *
- * <p>The result equals {@link ClockCallRewriter}'s in every instruction, owner, name and descriptor
+ * <p>The result equals {@code asm.ClockCallRewriter}'s in every instruction, owner, name and descriptor
  * (CorpusRewriteTest compares them), and so does the call-site count: a single pass over the methods'
  * code counts the {@code invokestatic} instructions and the handle uses (per {@code invokedynamic} and
  * {@code ldc}, through nested dynamic constants) of the repointed entries, as ASM's visitor does.
@@ -28,7 +28,7 @@ import java.util.List;
  */
 public final class ConstantPoolRewriter {
     /** {@link #rewrite}'s answer when the class needs ASM's rewriter. */
-    public static final ClockCallRewriter.Result ASM_NEEDED = new ClockCallRewriter.Result(null, -1);
+    public static final Rewritten ASM_NEEDED = new Rewritten(null, -1);
 
     private static final int UTF8 = 1;
     private static final int INTEGER = 3;
@@ -120,7 +120,7 @@ public final class ConstantPoolRewriter {
      * The rewritten class and its call-site count; null when nothing is to be rewritten (no matching
      * entry, or none that code uses); {@link #ASM_NEEDED} when this rewrite cannot equal ASM's.
      */
-    public ClockCallRewriter.Result rewrite(byte[] b) {
+    public Rewritten rewrite(byte[] b) {
         Pool pool = new Pool(b);
         int major = u2(b, 6);
         if (major < 45 || major > NEWEST_MAJOR) {
@@ -162,7 +162,7 @@ public final class ConstantPoolRewriter {
             return null;
         }
         byte[] out = repoint(pool, matched);
-        return out == null ? ASM_NEEDED : new ClockCallRewriter.Result(out, sites);
+        return out == null ? ASM_NEEDED : new Rewritten(out, sites);
     }
 
     private static final byte NOT_AN_OWNER = 1;

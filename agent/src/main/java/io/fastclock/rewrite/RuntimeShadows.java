@@ -5,20 +5,19 @@ import java.util.WeakHashMap;
 import java.util.function.Consumer;
 
 /**
- * Class loaders that hold a class named like the boot runtime's (io.fastclock.runtime) which is not
+ * Class loaders that hold a class named like the boot runtime's ({@link RuntimePackages}) which is not
  * the boot runtime: a rewritten call site resolves {@code io/fastclock/runtime/FastClock} by name
  * through its class's loader, so in such a loader (or a loader below it) it would link to that class
  * instead of fastclock's. Their classes are not rewritten; each is reported once.
  *
- * <p>Filled from the classes loaded when the agent activates, from the loaders that answer the
- * runtime's names with another class, and, while running, from every class of that package that a
- * loader other than the boot loader defines (the transformer sees it first).
+ * <p>Filled from the classes loaded when the agent activates after the application started (an
+ * attach), from the loaders that answer the runtime's names with another class, and from every
+ * definition of such a name that the transformer refused.
  */
 public final class RuntimeShadows {
-    /** The boot runtime's package, internal form. */
-    public static final String RUNTIME_PACKAGE = "io/fastclock/runtime/";
-
     private final Map<ClassLoader, Boolean> loaders = new WeakHashMap<>();
+    private final Map<ClassLoader, Boolean> refusedIn = new WeakHashMap<>();
+    private boolean bootRefused;
     private final Consumer<String> report;
     /** Read without the lock on every transform: false while no loader was found (the usual case). */
     private volatile boolean any;
@@ -37,7 +36,7 @@ public final class RuntimeShadows {
     public void noteLoaded(Class<?>[] loaded) {
         for (Class<?> c : loaded) {
             ClassLoader loader = c.getClassLoader();
-            if (loader != null && c.getName().startsWith("io.fastclock.runtime.")) {
+            if (loader != null && RuntimePackages.contains(c.getName().replace('.', '/'))) {
                 note(loader, c.getName());
             }
         }
@@ -65,17 +64,35 @@ public final class RuntimeShadows {
     }
 
     /**
+     * The transformer refused a definition of {@code internalName}, a runtime class's name, by
+     * {@code loader} (null: the boot loader): said once per loader. The loader holds no such class
+     * (the definition failed), so its classes are still rewritten.
+     */
+    public void refused(ClassLoader loader, String internalName) {
+        synchronized (this) {
+            if (loader == null ? bootRefused : refusedIn.put(loader, Boolean.TRUE) != null) {
+                return;
+            }
+            if (loader == null) {
+                bootRefused = true;
+            }
+        }
+        try {
+            report.accept("refused a class named " + internalName.replace('/', '.') + " that "
+                    + (loader == null ? "the boot loader" : "class loader " + describe(loader))
+                    + " was defining: the names of fastclock's runtime are its own (said once per loader)");
+        } catch (RuntimeException | LinkageError e) {
+            // said or not, the definition failed
+        }
+    }
+
+    /**
      * For the transformer, on every class it is given: true when the class must be left alone, because
-     * it is itself of the runtime's package in another loader (its loader is noted) or its loader, or one
-     * above it, holds such a class.
+     * its loader, or one above it, holds a class named like the runtime's.
      */
     public boolean shadowed(ClassLoader loader, String internalName) {
         if (loader == null) {
             return false;
-        }
-        if (internalName != null && internalName.startsWith(RUNTIME_PACKAGE)) {
-            note(loader, internalName.replace('/', '.'));
-            return true;
         }
         if (!any) {
             return false;

@@ -19,11 +19,12 @@ import org.junit.jupiter.api.Test;
  */
 class TransformPathTest {
     private static final String[] TRANSFORM_PATH = {
-        "io/fastclock/rewrite/ClockTransformer", "io/fastclock/rewrite/RewriteStats",
-        "io/fastclock/rewrite/ConstantPoolRewriter", "io/fastclock/rewrite/ClockCallRewriter",
+        "io/fastclock/rewrite/ClockTransformer", "io/fastclock/rewrite/ClockTransformer$Scope",
+        "io/fastclock/rewrite/RewriteStats", "io/fastclock/rewrite/ConstantPoolRewriter", "io/fastclock/asm/ClockCallRewriter",
         "io/fastclock/rewrite/ClassFilter", "io/fastclock/rewrite/JdkScope", "io/fastclock/rewrite/ClassBytes",
-        "io/fastclock/rewrite/ClockReplacements", "io/fastclock/agent/Detacher", "io/fastclock/agent/Detacher$1",
-        "io/fastclock/agent/FirstFailureReporter",
+        "io/fastclock/rewrite/ClockReplacements", "io/fastclock/rewrite/RuntimePackages", "io/fastclock/rewrite/RuntimeShadows",
+        "io/fastclock/rewrite/Rewritten", "io/fastclock/boot/ReadsRuntime", "io/fastclock/boot/BootLog",
+        "io/fastclock/boot/EarlyStart$LineTo", "io/fastclock/agent/FirstFailureReporter",
     };
     private static final String[] FORBIDDEN = {
         "java/util/concurrent/atomic/LongAdder", "java/util/concurrent/atomic/Striped64",

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastclock.rewrite.JdkScope;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.Collections;
@@ -54,7 +55,7 @@ class EnvironmentSettingsTest {
         assertEquals(200, s.recheckMs());
         assertEquals(Paths.get("/opt/libfastclock.so"), s.library());
         assertEquals(Settings.Jmx.ON, s.jmx());
-        assertEquals(io.fastclock.config.JdkScope.NONE, s.jdk());
+        assertEquals(io.fastclock.rewrite.JdkScope.NONE, s.jdk());
         assertEquals(Settings.InstantClock.COARSE, s.instant());
     }
 

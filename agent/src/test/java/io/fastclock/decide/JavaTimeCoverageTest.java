@@ -1,13 +1,13 @@
 package io.fastclock.decide;
 
-import io.fastclock.config.Backend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastclock.config.Backend;
 import io.fastclock.config.Settings;
 import io.fastclock.rewrite.ClockReplacements.Served;
-import io.fastclock.config.JdkScope;
+import io.fastclock.rewrite.JdkScope;
 import java.util.Collections;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

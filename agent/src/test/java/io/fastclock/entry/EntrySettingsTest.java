@@ -45,7 +45,7 @@ class EntrySettingsTest {
         if (env != null) {
             environment.put("FASTCLOCK_START", env);
         }
-        assertEquals(background, AgentEntry.startsInBackground(args, props, environment.get(AgentEntry.START_VARIABLE)));
+        assertEquals(background, EntrySettings.read(args, props, environment).background());
         assertEquals(background, Settings.parse(args, props, environment).start() == Settings.Start.BACKGROUND);
     }
 
@@ -108,6 +108,61 @@ class EntrySettingsTest {
         for (String key : keys) {
             Settings.parse(key + "=" + ("threshold".equals(key) ? "100" : "sysfs".equals(key) || "procfs".equals(key)
                     ? "/tmp" : "start".equals(key) ? "wait" : "log".equals(key) ? "info" : "auto"), new HashMap<>());
+        }
+    }
+
+    /**
+     * Where premain may rewrite from the start: settings the module accepts, mode not off. Its scope
+     * follows them: a clock kept on the system clock is not rewritten, the epoch read only in the JDK's
+     * classes.
+     */
+    @ParameterizedTest(name = "[{index}] ''{0}''")
+    @CsvSource(delimiter = '|', value = {
+        "''|''|''|time|millis,nanos,epoch",
+        "mode=on,start=wait|''|''|time|millis,nanos,epoch",
+        "include=com.acme.:org.foo.Bar,exclude=com.acme.internal.|com.acme.:org.foo.Bar|com.acme.internal.|time|millis,nanos,epoch",
+        "jdk=none,nanos=system|''|''|none|millis,",
+        "jdk=ALL,millis=system,instant=coarse|''|''|all|nanos,epoch",
+        "millis=jna-coarse,nanos=coarse,log=quiet,jmx=on,recheck=200|''|''|time|millis,nanos,epoch",
+    })
+    void earlyWhereSettingsAcceptThemAndModeIsNotOff(String args, String include, String exclude, String jdk, String served) {
+        EntrySettings entry = EntrySettings.read(args, new HashMap<>(), new HashMap<>());
+        Settings module = Settings.parse(args, new HashMap<>(), new HashMap<>());
+        assertTrue(entry.early(), args);
+        assertFalse(module.mode() == Settings.Mode.OFF, args);
+        String[] early = entry.earlySettings();
+        assertEquals(include, early[0], args);
+        assertEquals(exclude, early[1], args);
+        assertEquals(jdk, early[2], args);
+        assertEquals(served, early[3], args);
+        assertEquals(module.include(), Arrays.asList(include.isEmpty() ? new String[0] : include.split(":")), args);
+        assertEquals(module.jdk().settingName(), early[2], args);
+    }
+
+    /** Never early where the module would turn fastclock off, or where the entry cannot judge a setting that shapes the rewrite. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"mode=off", "mode=sometimes", "millis=fast", "nanos=rdtsc", "jdk=some", "instant=now",
+        "include=com..acme", "exclude=.com", "include=com/acme", "log=loud", "start=soon", "bogus=1", "mode",
+        "mode=on,mode=on", "=on"})
+    void notEarlyOtherwise(String args) {
+        assertFalse(EntrySettings.read(args, new HashMap<>(), new HashMap<>()).early(), args);
+        boolean moduleWouldRewrite;
+        try {
+            moduleWouldRewrite = Settings.parse(args, new HashMap<>(), new HashMap<>()).mode() != Settings.Mode.OFF;
+        } catch (SettingsException e) {
+            moduleWouldRewrite = false;
+        }
+        assertFalse(moduleWouldRewrite, "the entry is stricter than it needs to be for " + args);
+    }
+
+    @Test
+    void theKnownKeysAreSettingsKeys() {
+        for (String key : EntrySettings.KNOWN_KEYS) {
+            String value = "threshold".equals(key) || "recheck".equals(key) ? "100" : "sysfs".equals(key)
+                    || "procfs".equals(key) ? "/tmp" : "library".equals(key) ? "/bin/sh" : "start".equals(key) ? "wait"
+                    : "log".equals(key) ? "info" : "include".equals(key) || "exclude".equals(key) ? "com.acme."
+                    : "jdk".equals(key) ? "time" : "auto";
+            Settings.parse(key + "=" + value, new HashMap<>());
         }
     }
 }

@@ -12,6 +12,7 @@ import io.fastclock.agent.Handoff;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Proxy;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,24 +22,25 @@ import org.junit.jupiter.api.Test;
 class HandoffTest {
     private static final Instrumentation INST = (Instrumentation) Proxy.newProxyInstance(HandoffTest.class.getClassLoader(),
             new Class<?>[] {Instrumentation.class}, (proxy, method, args) -> null);
+    private static final Function<String, byte[]> JAR = name -> null;
 
     @Test
     void premainAndAgentmainArriveTyped() {
-        Handoff premain = Handoff.read(PrivateModule.agentHandoff(AgentEntry.PREMAIN, "mode=on", INST, null));
+        Handoff premain = Handoff.read(PrivateModule.agentHandoff(EntryLines.PREMAIN, "mode=on", INST, null, JAR));
         assertEquals(EntryPoint.PREMAIN, premain.entryPoint);
         assertEquals("mode=on", premain.agentArgs);
         assertSame(INST, premain.inst);
         assertFalse(premain.background());
         assertNull(premain.commandLine);
 
-        Handoff agentmain = Handoff.read(PrivateModule.agentHandoff(AgentEntry.AGENTMAIN, null, INST, null));
+        Handoff agentmain = Handoff.read(PrivateModule.agentHandoff(EntryLines.AGENTMAIN, null, INST, null, JAR));
         assertEquals(EntryPoint.AGENTMAIN, agentmain.entryPoint);
         assertNull(agentmain.agentArgs);
     }
 
     @Test
     void theBackgroundStartCarriesThePropertiesPremainSaw() {
-        Handoff h = Handoff.read(PrivateModule.agentHandoff(AgentEntry.PREMAIN, null, INST, Map.of("fastclock.mode", "on")));
+        Handoff h = Handoff.read(PrivateModule.agentHandoff(EntryLines.PREMAIN, null, INST, Map.of("fastclock.mode", "on"), JAR));
         assertTrue(h.background());
         assertEquals(Map.of("fastclock.mode", "on"), h.propertiesAtPremain);
     }
@@ -46,7 +48,7 @@ class HandoffTest {
     @Test
     void mainArrivesWithItsCommandLine() {
         String[] commandLine = {"status", "42"};
-        Handoff h = Handoff.read(PrivateModule.commandLineHandoff(commandLine));
+        Handoff h = Handoff.read(PrivateModule.commandLineHandoff(commandLine, JAR));
         assertEquals(EntryPoint.MAIN, h.entryPoint);
         assertArrayEquals(commandLine, h.commandLine);
         assertNull(h.inst);
@@ -54,9 +56,9 @@ class HandoffTest {
 
     @Test
     void theEntryPointsAreSpelledAlikeOnBothSides() {
-        assertEquals(AgentEntry.PREMAIN, EntryPoint.PREMAIN.methodName());
-        assertEquals(AgentEntry.AGENTMAIN, EntryPoint.AGENTMAIN.methodName());
-        assertEquals(AgentEntry.MAIN, EntryPoint.MAIN.methodName());
+        assertEquals(EntryLines.PREMAIN, EntryPoint.PREMAIN.methodName());
+        assertEquals(EntryLines.AGENTMAIN, EntryPoint.AGENTMAIN.methodName());
+        assertEquals(EntryLines.MAIN, EntryPoint.MAIN.methodName());
     }
 
     /** Anything of another layout is refused: older shapes, a forged entry name, wrong types. */
@@ -72,5 +74,14 @@ class HandoffTest {
         assertNull(Handoff.read(new Object[] {"agentmain", null, INST, Map.of()}), "properties come with premain only");
         assertNull(Handoff.read(new Object[] {"main", new String[0], INST, null}));
         assertNull(Handoff.read(new Object[] {"main", "help", null, null}));
+        assertNull(Handoff.read(new Object[] {"agentmain", null, INST, null, "not the jar"}), "the jar crosses as the entry's reader");
+        assertNull(Handoff.read(new Object[] {"agentmain", null, INST, null, null}));
+    }
+
+    /** The jar the entry read is what the module reads from: the same object crosses. */
+    @Test
+    void theJarCrosses() {
+        assertSame(JAR, Handoff.read(PrivateModule.agentHandoff(EntryLines.AGENTMAIN, null, INST, null, JAR)).jar);
+        assertSame(JAR, Handoff.read(PrivateModule.commandLineHandoff(new String[0], JAR)).jar);
     }
 }

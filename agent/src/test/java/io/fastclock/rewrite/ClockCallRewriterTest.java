@@ -4,6 +4,7 @@ import static io.fastclock.rewrite.GeneratedClasses.STUB_MILLIS;
 import static io.fastclock.rewrite.GeneratedClasses.STUB_NANOS;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.fastclock.asm.ClockCallRewriter;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -14,10 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 import org.objectweb.asm.Opcodes;
 
 class ClockCallRewriterTest {
@@ -65,7 +66,7 @@ class ClockCallRewriterTest {
     private static Map<String, byte[]> rewriteAll(GeneratedClasses gen) {
         Map<String, byte[]> out = new HashMap<>();
         gen.classes.forEach((name, bytes) -> {
-            ClockCallRewriter.Result r = ClockCallRewriter.rewriteCounting(bytes, ClockRefs.SYSTEM_CLOCKS);
+            Rewritten r = ClockCallRewriter.rewriteCounting(bytes, ClockRefs.SYSTEM_CLOCKS);
             assertNotNull(r, name + " has clock calls and must be rewritten");
             assertEquals(gen.clockRefs.get(name), r.callSites(), name + ": call sites counted");
             out.put(name, r.bytes());

@@ -1,6 +1,6 @@
 package io.fastclock.rewrite;
 
-import io.fastclock.config.JdkScope;
+import io.fastclock.asm.ClockCallRewriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -47,13 +47,15 @@ final class ClockRefs {
     /** The transformer as the agent makes it, for the application's classes under {@link #SYSTEM_CLOCKS}. */
     static ClockTransformer transformer(ClassFilter filter, RewriteStats stats, RewriteListener listener,
                                         Predicate<Module> namedModuleGate) {
-        return new ClockTransformer(filter, JdkScope.NONE, SYSTEM_CLOCKS, stats, new RewriteStats(), listener,
+        ClockTransformer t = new ClockTransformer(filter, JdkScope.NONE, SYSTEM_CLOCKS, stats, new RewriteStats(), listener,
                 namedModuleGate);
+        t.fallback(ClockCallRewriter.FALLBACK);
+        return t;
     }
 
     /** {@link ClockCallRewriter#rewriteCounting} under {@link #SYSTEM_CLOCKS}: the new bytes, or null when unchanged. */
     static byte[] rewrite(byte[] classfile) {
-        ClockCallRewriter.Result r = ClockCallRewriter.rewriteCounting(classfile, SYSTEM_CLOCKS);
+        Rewritten r = ClockCallRewriter.rewriteCounting(classfile, SYSTEM_CLOCKS);
         return r == null ? null : r.bytes();
     }
 

@@ -1,12 +1,12 @@
 package io.fastclock.rewrite;
 
-import io.fastclock.config.JdkScope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastclock.asm.ClockCallRewriter;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -82,14 +82,14 @@ class ClockReplacementsTest {
 
     @Test
     void epochRowRewritesGetNanoTimeAdjustmentAndNothingElseChanges() {
-        ClockCallRewriter.Result r = ClockCallRewriter.rewriteCounting(currentInstantLike(), ClockReplacements.all());
+        Rewritten r = ClockCallRewriter.rewriteCounting(currentInstantLike(), ClockReplacements.all());
         assertNotNull(r);
         assertEquals(2, r.callSites());
         List<String> calls = calls(r.bytes());
         assertEquals(List.of("io/fastclock/runtime/FastClock.nanoTimeAdjustment(J)J",
                 "io/fastclock/runtime/FastClock.currentTimeMillis()J"), calls);
         // Without the epoch row, getNanoTimeAdjustment stays the JDK's.
-        ClockCallRewriter.Result millisOnly = ClockCallRewriter.rewriteCounting(currentInstantLike(),
+        Rewritten millisOnly = ClockCallRewriter.rewriteCounting(currentInstantLike(),
                 ClockRefs.SYSTEM_CLOCKS);
         assertEquals(List.of("jdk/internal/misc/VM.getNanoTimeAdjustment(J)J",
                 "io/fastclock/runtime/FastClock.currentTimeMillis()J"), calls(millisOnly.bytes()));

@@ -3,6 +3,8 @@ package io.fastclock.rewrite;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.objectweb.asm.Opcodes.*;
 
+import io.fastclock.runtime.FastClock;
+import io.fastclock.runtime.SystemClocks;
 import java.lang.instrument.ClassFileTransformer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -133,9 +135,8 @@ class ClockTransformerTest {
         assertNull(transformer.transform(null, null, null, null, clockClass));
         assertNull(transformer.transform(null, gen.main, null, null, null));
         assertNull(transform("java/util/Timer", clockClass));
-        assertNull(transform("io/fastclock/runtime/FastClock", clockClass));
         assertNull(transform("io/fastclock/shaded/asm/ClassReader", clockClass));
-        assertEquals(3, stats.excluded());
+        assertEquals(2, stats.excluded());
         assertEquals(0, stats.scanned());
 
         RewriteStats narrowedStats = new RewriteStats();
@@ -249,5 +250,61 @@ class ClockTransformerTest {
         assertEquals(n * gen.clockRefs.get(gen.main), stats.callSites());
         assertEquals(n, stats.failures());
         assertTrue(stats.firstFailure().startsWith("t/Broken: "));
+    }
+
+    /**
+     * A definition of a class named like the runtime's, by any loader, is refused (it would take a name
+     * a rewritten call site links to); a retransformation of one keeps its bytes.
+     */
+    @Test
+    void definitionsOfTheRuntimesNamesAreRefused() throws Exception {
+        List<String> said = new ArrayList<>();
+        ClockTransformer t = new ClockTransformer(new ClockTransformer.Scope(ClockRefs.allClasses(), JdkScope.TIME,
+                ClockReplacements.all()), new RewriteStats(), new RewriteStats(), null, m -> false, new RuntimeShadows(said::add),
+                FastClock.class);
+        ClassLoader loader = new ClassLoader(null) {};
+        for (String name : new String[] {"io/fastclock/runtime/FastClock", "io/fastclock/rewrite/Anything",
+            "io/fastclock/boot/ClockRegistry"}) {
+            byte[] refused = t.transform(loader, name, null, null, clockClass);
+            assertNotNull(refused, name);
+            assertThrows(ClassFormatError.class, () -> new Definer().define(refused), name);
+        }
+        assertNull(t.transform(loader, "io/fastclock/rewrite/Anything", RewriteStats.class, null, clockClass),
+                "a retransformation is not a definition");
+        assertEquals(1, said.size(), "once per loader: " + said);
+        assertNotNull(t.transform(null, "io/fastclock/runtime/Other", null, null, clockClass), "the boot loader too");
+        assertEquals(2, said.size(), said.toString());
+    }
+
+    /** FastClock, retransformed, gets what switchTo says: its JDK read repointed, or its own bytes. */
+    @Test
+    void fastClocksRetransformationIsTheSwitch() throws Exception {
+        byte[] fastClock;
+        try (java.io.InputStream in = FastClock.class.getResourceAsStream("FastClock.class")) {
+            fastClock = in.readAllBytes();
+        }
+        ClockTransformer t = new ClockTransformer(new ClockTransformer.Scope(ClockRefs.allClasses(), JdkScope.TIME,
+                ClockReplacements.all()), new RewriteStats(), new RewriteStats(), null, m -> false, RuntimeShadows.none(),
+                FastClock.class);
+        assertNull(t.transform(null, ClockReplacements.FAST_CLOCK, FastClock.class, null, fastClock), "no switch yet");
+        t.switchTo(ClockReplacements.of(List.of(new ClockReplacements.Row("java/lang/System", "nanoTime", "()J", "x/Installed",
+                "nanoTime", ClockReplacements.Served.NANOS, ClockReplacements.CoarseServes.WHEN_NAMED))));
+        byte[] switched = t.transform(null, ClockReplacements.FAST_CLOCK, FastClock.class, null, fastClock);
+        String text = ClockRefs.text(switched);
+        assertTrue(text.contains("x/Installed.nanoTime ()J") && text.contains("java/lang/System.currentTimeMillis ()J"), text);
+        assertNull(t.transform(null, "io/fastclock/runtime/SystemClocks", SystemClocks.class, null, fastClock),
+                "only FastClock switches");
+        t.switchTo(null);
+        assertNull(t.transform(null, ClockReplacements.FAST_CLOCK, FastClock.class, null, fastClock), "switched back");
+    }
+
+    private static final class Definer extends ClassLoader {
+        Definer() {
+            super(null);
+        }
+
+        Class<?> define(byte[] bytes) {
+            return defineClass(null, bytes, 0, bytes.length);
+        }
     }
 }

@@ -1,9 +1,9 @@
 package io.fastclock.rewrite;
 
-import io.fastclock.config.JdkScope;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.objectweb.asm.Opcodes.*;
 
+import io.fastclock.asm.ClockCallRewriter;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -32,9 +32,9 @@ class ConstantPoolRewriterTest {
                     + "Ljava/lang/invoke/CallSite;", false);
 
     /** The pool rewrite of {@code original}, checked against ASM's: same dump, same count. */
-    private static ClockCallRewriter.Result sameAsAsm(String what, byte[] original) {
-        ClockCallRewriter.Result asm = ClockCallRewriter.rewriteCounting(original, TABLE);
-        ClockCallRewriter.Result pool = POOL.rewrite(original);
+    private static Rewritten sameAsAsm(String what, byte[] original) {
+        Rewritten asm = ClockCallRewriter.rewriteCounting(original, TABLE);
+        Rewritten pool = POOL.rewrite(original);
         assertNotSame(ConstantPoolRewriter.ASM_NEEDED, pool, what + ": the pool rewrite handed it to ASM");
         if (asm == null) {
             assertNull(pool, what + ": ASM leaves it unchanged");
@@ -53,7 +53,7 @@ class ConstantPoolRewriterTest {
         GeneratedClasses gen = new GeneratedClasses(version, frames);
         Map<String, byte[]> rewritten = new HashMap<>();
         gen.classes.forEach((name, bytes) -> {
-            ClockCallRewriter.Result r = sameAsAsm(name, bytes);
+            Rewritten r = sameAsAsm(name, bytes);
             assertNotNull(r, name);
             assertEquals(gen.clockRefs.get(name), r.callSites(), name + ": every clock reference counted");
             rewritten.put(name, r.bytes());
@@ -108,7 +108,7 @@ class ConstantPoolRewriterTest {
         byte[] original = cw.toByteArray();
         assertEquals(1, methodrefs(original, SYS, "currentTimeMillis"), "ASM writes one Methodref for all three uses");
 
-        ClockCallRewriter.Result r = sameAsAsm("t/Shared", original);
+        Rewritten r = sameAsAsm("t/Shared", original);
         assertEquals(3, r.callSites());
         assertEquals(0, methodrefs(r.bytes(), SYS, "currentTimeMillis"));
         assertEquals(1, methodrefs(r.bytes(), ClockReplacements.FAST_CLOCK, "currentTimeMillis"));
@@ -127,7 +127,7 @@ class ConstantPoolRewriterTest {
         mv.visitInsn(LADD);
         end(mv, LRETURN);
         byte[] original = cw.toByteArray();
-        ClockCallRewriter.Result r = sameAsAsm("t/Both", original);
+        Rewritten r = sameAsAsm("t/Both", original);
         assertEquals(1, r.callSites());
         assertEquals(poolCount(original), poolCount(r.bytes()), "nothing appended");
     }
@@ -148,7 +148,7 @@ class ConstantPoolRewriterTest {
         mv.visitInsn(LADD);
         end(mv, LRETURN);
         byte[] original = cw.toByteArray();
-        ClockCallRewriter.Result r = sameAsAsm("t/Rename", original);
+        Rewritten r = sameAsAsm("t/Rename", original);
         assertEquals(3, r.callSites());
         assertEquals(1, methodrefs(r.bytes(), "t/Other", "getNanoTimeAdjustment"));
         assertEquals(1, methodrefs(r.bytes(), ClockReplacements.FAST_CLOCK, "nanoTimeAdjustment"));
@@ -233,7 +233,7 @@ class ConstantPoolRewriterTest {
     void aFullPoolThatNamesFastClockIsRewrittenInPlace() {
         byte[] full = fullPool(true);
         assertEquals(0xFFFF, poolCount(full));
-        ClockCallRewriter.Result r = POOL.rewrite(full);
+        Rewritten r = POOL.rewrite(full);
         assertNotSame(ConstantPoolRewriter.ASM_NEEDED, r);
         assertEquals(1, r.callSites());
         assertEquals(0xFFFF, poolCount(r.bytes()));
@@ -271,6 +271,7 @@ class ConstantPoolRewriterTest {
                         reported.add(failure);
                     }
                 }, m -> false);
+        t.fallback(ClockCallRewriter.FALLBACK);
         assertNull(t.transform(null, "t/Cut", null, null, cut));
         assertEquals(1, stats.failures());
         // The pool rewrite's failure hands the class to ASM, which fails too: ASM's failure is the one reported.
@@ -293,8 +294,10 @@ class ConstantPoolRewriterTest {
     }
 
     private static ClockTransformer transformer(RewriteStats stats) {
-        return new ClockTransformer(ClockRefs.allClasses(), JdkScope.NONE, TABLE, stats, new RewriteStats(), null,
+        ClockTransformer t = new ClockTransformer(ClockRefs.allClasses(), JdkScope.NONE, TABLE, stats, new RewriteStats(), null,
                 m -> false);
+        t.fallback(ClockCallRewriter.FALLBACK);
+        return t;
     }
 
     /** A class whose pool has 65534 entries (count 65535), one of them a System.currentTimeMillis call. */

@@ -1,8 +1,8 @@
 package io.fastclock.rewrite;
 
-import io.fastclock.config.JdkScope;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.fastclock.asm.ClockCallRewriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
@@ -46,7 +46,7 @@ class CorpusRewriteTest {
     private static final ClockTransformer TRANSFORMER = new ClockTransformer(ClockRefs.allClasses(), JdkScope.NONE,
             TABLE, new RewriteStats(), new RewriteStats(), null, m -> false);
 
-    static final class Rewritten {
+    static final class CorpusEntry {
         final Path jar;
         final String className;
         final boolean versioned;
@@ -56,7 +56,7 @@ class CorpusRewriteTest {
         /** The constant-pool rewrite's bytes; null where it handed the class to ASM. */
         final byte[] pool;
 
-        Rewritten(Path jar, String className, boolean versioned, byte[] original, byte[] rewritten, int sites,
+        CorpusEntry(Path jar, String className, boolean versioned, byte[] original, byte[] rewritten, int sites,
                 byte[] pool) {
             this.jar = jar;
             this.className = className;
@@ -102,7 +102,7 @@ class CorpusRewriteTest {
         long poolNanos = 0;
         long poolToAsm = 0;
         List<String> poolProblems = new ArrayList<>();
-        List<Rewritten> rewritten = new ArrayList<>();
+        List<CorpusEntry> rewritten = new ArrayList<>();
         List<ClassFile> corpus = new ArrayList<>(runtimeImage());
         long jdkClasses = corpus.size();
         for (Path jar : jars) {
@@ -144,7 +144,7 @@ class CorpusRewriteTest {
             candidates++;
             String where = (jar == null ? "jrt:" : jar.getFileName() + "!") + n;
             // The constant-pool rewrite first: its first pass is as cold as ASM's.
-            ClockCallRewriter.Result p;
+            Rewritten p;
             long pa = System.nanoTime();
             try {
                 p = POOL.rewrite(bytes);
@@ -152,7 +152,7 @@ class CorpusRewriteTest {
                 p = ConstantPoolRewriter.ASM_NEEDED; // as the transformer does
             }
             long pb = System.nanoTime();
-            ClockCallRewriter.Result r;
+            Rewritten r;
             a = System.nanoTime();
             try {
                 r = ClockCallRewriter.rewriteCounting(bytes, TABLE);
@@ -192,7 +192,7 @@ class CorpusRewriteTest {
             boolean versioned = n.startsWith("META-INF/versions/");
             String cls = (versioned ? n.substring(n.indexOf('/', "META-INF/versions/".length()) + 1) : n)
                     .replaceAll("\\.class$", "");
-            rewritten.add(new Rewritten(jar, cls, versioned, bytes, r.bytes(), r.callSites(),
+            rewritten.add(new CorpusEntry(jar, cls, versioned, bytes, r.bytes(), r.callSites(),
                     p == r ? null : p.bytes()));
         }
         long scanDone = System.nanoTime();
@@ -200,7 +200,7 @@ class CorpusRewriteTest {
         long warmNanos = 0;
         for (int round = 0; round < 3; round++) {
             long a = System.nanoTime();
-            for (Rewritten rw : rewritten) {
+            for (CorpusEntry rw : rewritten) {
                 assertNotNull(ClockCallRewriter.rewriteCounting(rw.original, TABLE));
             }
             warmNanos = System.nanoTime() - a;
@@ -208,7 +208,7 @@ class CorpusRewriteTest {
         long poolWarmNanos = 0;
         for (int round = 0; round < 3; round++) {
             long a = System.nanoTime();
-            for (Rewritten rw : rewritten) {
+            for (CorpusEntry rw : rewritten) {
                 assertNotNull(POOL.rewrite(rw.original));
             }
             poolWarmNanos = System.nanoTime() - a;
@@ -226,7 +226,7 @@ class CorpusRewriteTest {
             all[i] = jars.get(i).toUri().toURL();
         }
         try (URLClassLoader allJars = new URLClassLoader("m2-all", all, ClassLoader.getPlatformClassLoader())) {
-            for (Rewritten rw : rewritten) {
+            for (CorpusEntry rw : rewritten) {
                 String where = (rw.jar == null ? "jrt:" : rw.jar.getFileName() + "!") + rw.className;
                 ClockRefs before = ClockRefs.of(rw.original);
                 ClockRefs after = ClockRefs.of(rw.rewritten);
@@ -267,13 +267,13 @@ class CorpusRewriteTest {
             int linked = 0;
             int sameFailure = 0;
             // java.* cannot be defined outside the boot layer; the JDK's other classes can, in a loader of their own.
-            List<Rewritten> loadable = rewritten.stream().filter(r -> !r.versioned && !r.className.startsWith("java/"))
+            List<CorpusEntry> loadable = rewritten.stream().filter(r -> !r.versioned && !r.className.startsWith("java/"))
                     .collect(Collectors.toList());
             int jdkDefined = 0;
             int jdkLinked = 0;
             int step = Math.max(1, loadable.size() / DEFINE_SAMPLE);
             for (int i = 0; i < loadable.size() && defined < DEFINE_SAMPLE; i += step) {
-                Rewritten rw = loadable.get(i);
+                CorpusEntry rw = loadable.get(i);
                 defined++;
                 String o = defineAndLink(rw, rw.original, allJars);
                 String n = defineAndLink(rw, rw.rewritten, allJars);
@@ -374,7 +374,7 @@ class CorpusRewriteTest {
         return out;
     }
 
-    private static String where(Rewritten rw) {
+    private static String where(CorpusEntry rw) {
         return (rw.jar == null ? "jrt:" : rw.jar.getFileName() + "!") + rw.className;
     }
 
@@ -385,7 +385,7 @@ class CorpusRewriteTest {
     }
 
     /** Loads, links (getDeclaredMethods links, hence verifies) and reports the outcome. */
-    private static String defineAndLink(Rewritten rw, byte[] bytes, ClassLoader allJars) {
+    private static String defineAndLink(CorpusEntry rw, byte[] bytes, ClassLoader allJars) {
         String name = rw.className.replace('/', '.');
         try (URLClassLoader l = new DefiningLoader(rw.jar, allJars, name, bytes)) {
             Class<?> c = Class.forName(name, false, l);

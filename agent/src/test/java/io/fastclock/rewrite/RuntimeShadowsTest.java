@@ -21,23 +21,20 @@ class RuntimeShadowsTest {
         }
     }
 
+    /** A definition the transformer refused leaves no class behind: said once per loader, nothing shadowed. */
     @Test
-    void aLoaderDefiningARuntimeNameIsShadowedWithTheLoadersBelowItAndSaidOnce() {
+    void aRefusedDefinitionIsSaidOncePerLoader() {
         List<String> lines = new ArrayList<>();
         RuntimeShadows shadows = new RuntimeShadows(lines::add);
         ClassLoader holder = new ClassLoader(getClass().getClassLoader()) {};
-        ClassLoader child = new ClassLoader(holder) {};
-        ClassLoader sibling = new ClassLoader(getClass().getClassLoader()) {};
-
-        assertFalse(shadows.shadowed(holder, "com/acme/App"));
-        assertTrue(shadows.shadowed(holder, "io/fastclock/runtime/FastClock"), "the shadow itself is left alone");
-        assertTrue(shadows.shadowed(holder, "io/fastclock/runtime/Other"));
-        assertTrue(shadows.shadowed(holder, "com/acme/App"));
-        assertTrue(shadows.shadowed(child, "com/acme/App"), "a loader below delegates to the shadow");
-        assertFalse(shadows.shadowed(sibling, "com/acme/App"));
-        assertFalse(shadows.shadowed(null, "io/fastclock/runtime/FastClock"), "the boot loader holds the real one");
-        assertEquals(1, lines.size(), lines.toString());
-        assertTrue(lines.get(0).contains("io.fastclock.runtime.FastClock"), lines.get(0));
+        shadows.refused(holder, "io/fastclock/runtime/FastClock");
+        shadows.refused(holder, "io/fastclock/boot/ClockRegistry");
+        shadows.refused(null, "io/fastclock/runtime/Other");
+        shadows.refused(null, "io/fastclock/runtime/Other2");
+        assertEquals(2, lines.size(), lines.toString());
+        assertTrue(lines.get(0).contains("io.fastclock.runtime.FastClock") && lines.get(0).startsWith("refused"), lines.get(0));
+        assertTrue(lines.get(1).contains("the boot loader"), lines.get(1));
+        assertFalse(shadows.shadowed(holder, "com/acme/App"), "the definition failed: nothing there to link to");
     }
 
     @Test
@@ -52,13 +49,23 @@ class RuntimeShadowsTest {
         assertTrue(lines.isEmpty(), lines.toString());
     }
 
+    /**
+     * A loaded class of a runtime package outside the boot loader (this test's own class, in
+     * io.fastclock.rewrite on the class path, plays it) shadows its loader and those below it, said once.
+     */
     @Test
-    void loadedClassesOfTheRuntimesPackageOutsideTheBootLoaderAreNoted() {
+    void loadedClassesOfTheRuntimesPackagesOutsideTheBootLoaderShadowTheirLoaders() {
         List<String> lines = new ArrayList<>();
         RuntimeShadows shadows = new RuntimeShadows(lines::add);
-        shadows.noteLoaded(new Class<?>[] {String.class, RuntimeShadowsTest.class});
-        assertTrue(lines.isEmpty(), lines.toString());
-        assertFalse(shadows.shadowed(getClass().getClassLoader(), "com/acme/App"));
+        ClassLoader app = getClass().getClassLoader();
+        ClassLoader child = new ClassLoader(app) {};
+        shadows.noteLoaded(new Class<?>[] {String.class, RuntimeShadowsTest.class, RuntimeShadows.class});
+        assertEquals(1, lines.size(), lines.toString());
+        assertTrue(lines.get(0).contains("io.fastclock.rewrite.RuntimeShadowsTest"), lines.get(0));
+        assertTrue(shadows.shadowed(app, "com/acme/App"));
+        assertTrue(shadows.shadowed(child, "com/acme/App"), "a loader below delegates to the shadow");
+        assertFalse(shadows.shadowed(ClassLoader.getPlatformClassLoader(), "com/acme/App"));
+        assertFalse(shadows.shadowed(null, "com/acme/App"), "the boot loader holds the real one");
     }
 
     static final class FakeRuntime {}

@@ -1,5 +1,8 @@
-package io.fastclock.rewrite;
+package io.fastclock.asm;
 
+import io.fastclock.rewrite.ClassRewriter;
+import io.fastclock.rewrite.ClockReplacements;
+import io.fastclock.rewrite.Rewritten;
 import java.util.HashSet;
 import java.util.Set;
 import org.objectweb.asm.ClassReader;
@@ -11,7 +14,7 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * The fallback of {@link ConstantPoolRewriter} (which the transformer runs first, without loading ASM)
+ * The fallback of {@link io.fastclock.rewrite.ConstantPoolRewriter} (which the transformer runs first, without loading ASM)
  * for the classes it cannot take, and the reference it is tested against. Swaps the clock method
  * references listed in {@link ClockReplacements} (such as {@code System.currentTimeMillis()J} and
  * {@code System.nanoTime()J} for {@code FastClock}'s) in:
@@ -33,6 +36,14 @@ import org.objectweb.asm.Opcodes;
  * thread-safe facade.
  */
 public final class ClockCallRewriter extends ClassVisitor {
+    /** {@link #rewriteCounting} as the transformer's fallback. */
+    public static final ClassRewriter FALLBACK = new ClassRewriter() {
+        @Override
+        public Rewritten rewrite(byte[] classfile, ClockReplacements table) {
+            return rewriteCounting(classfile, table);
+        }
+    };
+
     private final ClockReplacements table;
     /** Methods (name + descriptor) to visit; the others pass straight through. Null: all. */
     private final Set<String> only;
@@ -150,31 +161,13 @@ public final class ClockCallRewriter extends ClassVisitor {
         return value;
     }
 
-    /** Outcome of one rewrite: the new class file and how many references were swapped. */
-    public static final class Result {
-        private final byte[] bytes;
-        private final int callSites;
-
-        Result(byte[] bytes, int callSites) {
-            this.bytes = bytes;
-            this.callSites = callSites;
-        }
-
-        public byte[] bytes() {
-            return bytes;
-        }
-
-        public int callSites() {
-            return callSites;
-        }
-    }
 
     /**
      * Rewrites a class file with the rows of {@code table}. Returns null when the class has nothing to
      * rewrite (decided from the constant pool, before visiting any code). Throws on malformed or
      * unsupported class files.
      */
-    public static Result rewriteCounting(byte[] classfile, ClockReplacements table) {
+    public static Rewritten rewriteCounting(byte[] classfile, ClockReplacements table) {
         ClassReader reader = new ClassReader(classfile);
         if (!referencesClock(reader, table)) {
             return null;
@@ -193,7 +186,7 @@ public final class ClockCallRewriter extends ClassVisitor {
             throw new IllegalStateException(
                     "rewrote " + rewriter.callSites + " call sites, expected " + probe.callSites);
         }
-        return new Result(writer.toByteArray(), rewriter.callSites);
+        return new Rewritten(writer.toByteArray(), rewriter.callSites);
     }
 
     /** Visits methods with an empty visitor, nothing else. */
@@ -212,7 +205,7 @@ public final class ClockCallRewriter extends ClassVisitor {
      * the table replaces. Every instruction and method-handle constant that could need rewriting
      * points at one.
      */
-    static boolean referencesClock(ClassReader reader, ClockReplacements table) {
+    public static boolean referencesClock(ClassReader reader, ClockReplacements table) {
         int count = reader.getItemCount();
         char[] buf = null;
         for (int i = 1; i < count; i++) {

@@ -1,4 +1,4 @@
-package io.fastclock.config;
+package io.fastclock.rewrite;
 
 import java.util.Collections;
 import java.util.List;

@@ -1,0 +1,112 @@
+package io.fastclock.entry;
+
+import java.lang.instrument.Instrumentation;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * What premain, agentmain and main do once AgentEntry has checked their caller, read the jar and
+ * defined these helpers in a class loader of their own. Its initialiser hands that loader (AgentEntry)
+ * an instance, which AgentEntry calls once through {@link #apply}.
+ *
+ * <p>premain, at start=background (the default): copies the settings' system properties, answers alone
+ * where the system clocks are fast and the settings plain ({@link EntryState}), else sets up the boot
+ * runtime ({@link RuntimeLoader}: from here on every class that loads calls FastClock, which serves the
+ * JDK's clocks until the verdict switches it) and starts {@link BackgroundStart}, which defines the
+ * agent's module while main runs. At start=wait the module decides here, before main.
+ */
+final class EntryStart implements Function<Object[], Object> {
+    /** AgentEntry's argument layout (EntryArgumentsTest holds the two together). */
+    static final int ENTRY_POINT = 0;
+    static final int ARGUMENTS = 1;
+    static final int INSTRUMENTATION = 2;
+    static final int JAR_PATH = 3;
+    static final int REGION = 4;
+    static final int INDEX = 5;
+    static final int WHOLE_JAR = 6;
+    static final int LENGTH = 7;
+
+    static {
+        @SuppressWarnings("unchecked")
+        Consumer<Function<Object[], Object>> entry = (Consumer<Function<Object[], Object>>) EntryStart.class.getClassLoader();
+        entry.accept(new EntryStart());
+    }
+
+    private EntryStart() {}
+
+    /** @return false where main could not run its command */
+    @Override
+    public Object apply(Object[] a) {
+        if (a == null || a.length != LENGTH) {
+            throw new IllegalArgumentException("not the entry's arguments");
+        }
+        String how = (String) a[ENTRY_POINT];
+        @SuppressWarnings("unchecked")
+        JarSnapshot jar = new JarSnapshot((String) a[JAR_PATH], (byte[]) a[REGION], (Map<String, long[]>) a[INDEX]);
+        Instrumentation inst = (Instrumentation) a[INSTRUMENTATION];
+        try {
+            if (EntryLines.PREMAIN.equals(how)) {
+                premain((String) a[ARGUMENTS], inst, jar);
+            } else if (EntryLines.AGENTMAIN.equals(how)) {
+                PrivateModule.define(false, jar).launchAgent(EntryLines.AGENTMAIN, (String) a[ARGUMENTS], inst, null);
+            } else {
+                PrivateModule.define(true, jar).launchCommandLine((String[]) a[ARGUMENTS]);
+            }
+            return Boolean.TRUE;
+        } catch (Throwable t) {
+            if (EntryLines.MAIN.equals(how)) {
+                System.err.println("fastclock: cannot start: " + EntryLines.oneLine(String.valueOf(t)));
+            } else {
+                EntryLines.notStarted(t);
+            }
+            return Boolean.FALSE;
+        }
+    }
+
+    private static void premain(String args, Instrumentation inst, JarSnapshot jar) throws Exception {
+        Map<String, String> properties = settingsProperties(System.getProperties());
+        EntrySettings settings = EntrySettings.read(args, properties, System.getenv());
+        String fast = FastClocksAtEntry.fastLine(settings);
+        if (fast != null && settings.plain()) {
+            EntryState.answerAlone(fast, settings, inst, jar);
+            return;
+        }
+        if (settings.early() && !(fast != null && settings.choicesAuto())) {
+            try {
+                RuntimeLoader.install(inst, jar, settings.earlySettings());
+            } catch (Throwable t) {
+                // The module takes over what has loaded when it decides, as an attach does.
+                if (!settings.quiet()) {
+                    System.err.println("fastclock: the runtime could not be set up before main ("
+                            + EntryLines.oneLine(String.valueOf(t.getCause() != null ? t.getCause() : t))
+                            + "); fastclock takes over the classes loaded meanwhile when it decides");
+                }
+            }
+        }
+        if (settings.background()) {
+            BackgroundStart.start(args, inst, properties, jar);
+        } else {
+            // null: at start=wait the module reads the system properties itself, before main
+            PrivateModule.define(false, jar).launchAgent(EntryLines.PREMAIN, args, inst, null);
+        }
+    }
+
+    /**
+     * The settings' system properties, copied on premain's thread: main runs before the agent reads
+     * its settings, and a property the application sets meanwhile (fastclock.library, fastclock.sysfs)
+     * must not choose what the agent loads or believes.
+     */
+    static Map<String, String> settingsProperties(Properties system) {
+        Map<String, String> copy = new HashMap<>();
+        for (String name : system.stringPropertyNames()) {
+            if (name.startsWith("fastclock.")) {
+                copy.put(name, system.getProperty(name));
+            }
+        }
+        return Collections.unmodifiableMap(copy);
+    }
+}
