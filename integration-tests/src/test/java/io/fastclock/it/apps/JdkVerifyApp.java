@@ -3,7 +3,7 @@ package io.fastclock.it.apps;
 import io.fastclock.rewrite.ClockCallRewriter;
 import io.fastclock.rewrite.ClockReplacements;
 import io.fastclock.rewrite.ConstantPoolRewriter;
-import io.fastclock.config.JdkScope;
+import io.fastclock.rewrite.JdkScope;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
