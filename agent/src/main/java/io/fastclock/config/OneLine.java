@@ -1,12 +1,12 @@
 package io.fastclock.config;
 
-import io.fastclock.boot.BootLog;
-
 /**
  * The one-line rule: every line fastclock writes holds one message, so a name or value from outside
  * (a setting's name or value, a property name, a path, a class name, a published state value) is
  * written with its control characters escaped: {@code \n}, {@code \r} and the rest below 0x20, DEL,
- * the C1 controls and the Unicode line and paragraph separators become {@code \\uXXXX}.
+ * the C1 controls and the Unicode line and paragraph separators become {@code \\uXXXX}. The boot
+ * runtime's BootLog and the entry apply the same rule with copies of their own (the runtime may not
+ * exist where the agent runs, and the entry cannot see this module); OneLineTest holds them together.
  */
 public final class OneLine {
     /**
@@ -28,8 +28,31 @@ public final class OneLine {
         return line.startsWith(PREFIX) ? line.substring(PREFIX.length()) : line;
     }
 
-    /** The boot runtime's rule ({@link BootLog#escape}), which the agent shares. */
     public static String escape(String s) {
-        return BootLog.escape(s);
+        if (s == null) {
+            return "null";
+        }
+        int i = 0;
+        while (i < s.length() && !escaped(s.charAt(i))) {
+            i++;
+        }
+        if (i == s.length()) {
+            return s;
+        }
+        StringBuilder sb = new StringBuilder(s.length() + 16).append(s, 0, i);
+        for (; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (escaped(c)) {
+                String hex = Integer.toHexString(c);
+                sb.append("\\u").append("0000", hex.length(), 4).append(hex);
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static boolean escaped(char c) {
+        return c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == '\u2028' || c == '\u2029';
     }
 }

@@ -1,6 +1,5 @@
 package io.fastclock.config;
 
-import io.fastclock.rewrite.JdkScope;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -173,7 +172,7 @@ public final class Settings {
          * Which of the JDK's classes have their clock calls replaced: time (default: java.time's system
          * clock, Date, the calendars) | all (every JDK class that calls the clocks) | none.
          */
-        JDK("jdk", JdkScope.values(), JdkScope.TIME),
+        JDK("jdk", JdkSetting.values(), JdkSetting.TIME),
         /**
          * MBean io.fastclock:type=FastClock: auto (default: registered when the application has a
          * platform MBean server) | on (that server is created at start-up) | off.
@@ -560,8 +559,8 @@ public final class Settings {
     }
 
     /** Which of the JDK's classes have their clock calls replaced. */
-    public JdkScope jdk() {
-        return (JdkScope) value(Key.JDK);
+    public JdkSetting jdk() {
+        return (JdkSetting) value(Key.JDK);
     }
 
     /** TSC re-check period in ms. */

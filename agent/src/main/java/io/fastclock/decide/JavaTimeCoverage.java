@@ -1,37 +1,51 @@
 package io.fastclock.decide;
 
 import io.fastclock.config.Backend;
+import io.fastclock.config.ClockRead;
+import io.fastclock.config.JdkSetting;
 import io.fastclock.config.Settings;
-import io.fastclock.rewrite.ClockReplacements.Grain;
-import io.fastclock.rewrite.ClockReplacements.Served;
-import io.fastclock.rewrite.ClockReplacements;
-import io.fastclock.rewrite.JdkScope;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Who serves the clock reads made inside the JDK (java.time's epoch read; the millisecond reads of
- * Date, the calendars and Clock.millis()) for a decision and the settings, and why: the rows of
- * {@link ClockReplacements} that apply, the JDK scope that is worth changing, and the sentence the
- * start line and the doctor print. One answer for all three, so they cannot disagree.
+ * Who serves the clock reads (currentTimeMillis's, nanoTime's, and those made inside the JDK:
+ * java.time's epoch read; the millisecond reads of Date, the calendars and Clock.millis()) for a
+ * decision and the settings, and why: the reads rewritten, the JDK scope that is worth changing, and
+ * the sentence the start line and the doctor print. One answer for all three, so they cannot disagree.
+ *
+ * <p>A read is rewritten only where its backend is not the JDK's own clock (rewriting it to run the same
+ * clock one call deeper buys nothing), and, where that backend is a coarse clock, only by default for
+ * currentTimeMillis (millis.lag: every millisecond read may lag by L, the JDK's too), for nanoTime and
+ * the epoch read only when the user names the coarse clock (nanos=coarse, instant=coarse).
  */
 public final class JavaTimeCoverage {
-    private final ClockReplacements table;
-    private final JdkScope asked;
-    private final JdkScope scope;
+    /** What kind of clock serves a read. */
+    private enum Grain {
+        /** The JDK's own clock: nothing to rewrite. */
+        JDK,
+        /** A coarse clock: one kernel tick of resolution. */
+        COARSE,
+        /** A fine clock (the TSC clock). */
+        FINE
+    }
+
+    private final Set<ClockRead> served;
+    private final JdkSetting asked;
+    private final JdkSetting scope;
     private final Backend millis;
     private final boolean tscClock;
     private final Settings.InstantClock instant;
     private final long coarseResolutionNs;
 
-    private JavaTimeCoverage(ClockReplacements table, JdkScope asked, Backend millis, boolean tscClock,
+    private JavaTimeCoverage(Set<ClockRead> served, JdkSetting asked, Backend millis, boolean tscClock,
             Settings.InstantClock instant, long coarseResolutionNs) {
-        this.table = table;
+        this.served = served;
         this.asked = asked;
-        this.scope = asked == JdkScope.TIME && !table.serves(Served.MILLIS) && !table.serves(Served.EPOCH)
-                ? JdkScope.NONE : asked;
+        this.scope = asked == JdkSetting.TIME && !served.contains(ClockRead.MILLIS) && !served.contains(ClockRead.EPOCH)
+                ? JdkSetting.NONE : asked;
         this.millis = millis;
         this.tscClock = tscClock;
         this.instant = instant;
@@ -45,20 +59,27 @@ public final class JavaTimeCoverage {
         Backend millis = decision.millis().backend();
         Backend nanos = decision.nanos().backend();
         boolean tscClock = millis == Backend.TSC || nanos == Backend.TSC;
-        Map<Served, Grain> grains = new EnumMap<>(Served.class);
-        grains.put(Served.MILLIS, grainOf(millis));
-        grains.put(Served.NANOS, grainOf(nanos));
+        Map<ClockRead, Grain> grains = new EnumMap<>(ClockRead.class);
+        grains.put(ClockRead.MILLIS, grainOf(millis));
+        grains.put(ClockRead.NANOS, grainOf(nanos));
         // java.time's epoch read: the TSC clock's where it runs, else the coarse clock millis is on.
-        grains.put(Served.EPOCH, tscClock ? Grain.FINE : grainOf(millis) == Grain.COARSE ? Grain.COARSE : Grain.JDK);
-        Set<Served> named = EnumSet.noneOf(Served.class);
+        grains.put(ClockRead.EPOCH, tscClock ? Grain.FINE : grainOf(millis) == Grain.COARSE ? Grain.COARSE : Grain.JDK);
+        Set<ClockRead> named = EnumSet.noneOf(ClockRead.class);
         if (settings.nanos() == Settings.Nanos.COARSE) {
-            named.add(Served.NANOS);
+            named.add(ClockRead.NANOS);
         }
         if (settings.instant() == Settings.InstantClock.COARSE) {
-            named.add(Served.EPOCH);
+            named.add(ClockRead.EPOCH);
         }
-        return new JavaTimeCoverage(ClockReplacements.forClocks(grains, named), settings.jdk(), millis, tscClock,
-                settings.instant(), coarseResolutionNs);
+        Set<ClockRead> served = EnumSet.noneOf(ClockRead.class);
+        for (Map.Entry<ClockRead, Grain> e : grains.entrySet()) {
+            Grain grain = e.getValue();
+            if (grain == Grain.FINE || grain == Grain.COARSE && (e.getKey() == ClockRead.MILLIS || named.contains(e.getKey()))) {
+                served.add(e.getKey());
+            }
+        }
+        return new JavaTimeCoverage(Collections.unmodifiableSet(served), settings.jdk(), millis, tscClock, settings.instant(),
+                coarseResolutionNs);
     }
 
     private static Grain grainOf(Backend backend) {
@@ -73,19 +94,23 @@ public final class JavaTimeCoverage {
         }
     }
 
-    /** The rows to rewrite, in the application's classes and in the JDK's. */
-    public ClockReplacements table() {
-        return table;
+    /** The reads rewritten, in the application's classes and in the JDK's. */
+    public Set<ClockRead> served() {
+        return served;
+    }
+
+    public boolean serves(ClockRead read) {
+        return served.contains(read);
     }
 
     /** The JDK classes worth changing: jdk=time changes none when none of its reads is served. */
-    public JdkScope scope() {
+    public JdkSetting scope() {
         return scope;
     }
 
     /** Whether java.time's epoch read is handed over. */
     public boolean servesEpoch() {
-        return table.serves(Served.EPOCH) && scope != JdkScope.NONE;
+        return served.contains(ClockRead.EPOCH) && scope != JdkSetting.NONE;
     }
 
     /** The backend serving java.time's epoch read: tsc, coarse, jna-coarse, or "jdk" (the JDK's own). */
@@ -95,7 +120,7 @@ public final class JavaTimeCoverage {
 
     /** The backend serving the JDK's millisecond reads (Date, the calendars, Clock.millis()), or "jdk". */
     public String millisReadsBackend() {
-        return table.serves(Served.MILLIS) && scope != JdkScope.NONE ? millis.settingName() : "jdk";
+        return served.contains(ClockRead.MILLIS) && scope != JdkSetting.NONE ? millis.settingName() : "jdk";
     }
 
     /** What is served and why (the doctor's line). */
@@ -107,16 +132,16 @@ public final class JavaTimeCoverage {
      * @param used the scope in force (the agent narrows it to none where java.base cannot read the runtime)
      * @param changed what was changed (the start line's counts), said after the JDK classes served; "" for none
      */
-    public String account(JdkScope used, String changed) {
+    public String account(JdkSetting used, String changed) {
         String jdk = Reasons.jdkScope(used);
         String text;
-        if (used == JdkScope.NONE) {
-            text = asked == JdkScope.NONE ? Reasons.NO_JDK_CLASS_CHANGED : Reasons.dateApisOnJdk(scope == JdkScope.NONE);
+        if (used == JdkSetting.NONE) {
+            text = asked == JdkSetting.NONE ? Reasons.NO_JDK_CLASS_CHANGED : Reasons.dateApisOnJdk(scope == JdkSetting.NONE);
         } else if (servesEpoch() && tscClock) {
             text = Reasons.javaTimeOnTsc(jdk, changed);
         } else if (servesEpoch()) {
             text = Reasons.javaTimeOnCoarse(millis.settingName(), coarseResolutionNs, jdk, changed);
-        } else if (table.serves(Served.MILLIS)) {
+        } else if (served.contains(ClockRead.MILLIS)) {
             text = Reasons.onlyMillisReadsServed(millis.settingName(), coarseResolutionNs, jdk, changed);
         } else {
             text = Reasons.nothingServed(jdk, changed);

@@ -3,7 +3,6 @@ package io.fastclock.rewrite;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -12,19 +11,15 @@ import java.util.Set;
  * constant pool and nothing else: no stack map frame, max stack or local changes.
  *
  * <table>
- *   <tr><th>JDK method</th><th>fastclock method</th><th>served by</th><th>a coarse clock serves it</th></tr>
- *   <tr><td>System.currentTimeMillis()J</td><td>FastClock.currentTimeMillis()J</td><td>the millis backend</td>
- *       <td>by default (millis.lag: every millisecond read may lag by L, the JDK's too)</td></tr>
- *   <tr><td>System.nanoTime()J</td><td>FastClock.nanoTime()J</td><td>the nanos backend</td>
- *       <td>only when named (nanos=coarse)</td></tr>
+ *   <tr><th>JDK method</th><th>fastclock method</th><th>served by</th></tr>
+ *   <tr><td>System.currentTimeMillis()J</td><td>FastClock.currentTimeMillis()J</td><td>the millis backend</td></tr>
+ *   <tr><td>System.nanoTime()J</td><td>FastClock.nanoTime()J</td><td>the nanos backend</td></tr>
  *   <tr><td>jdk.internal.misc.VM.getNanoTimeAdjustment(J)J</td><td>FastClock.nanoTimeAdjustment(J)J</td>
- *       <td>the epoch backend (java.time's system clock; only JDK classes can call it)</td>
- *       <td>only when named (instant=coarse): java.time promises full resolution otherwise</td></tr>
+ *       <td>the epoch backend (java.time's system clock; only JDK classes can call it)</td></tr>
  * </table>
  *
- * A row is enabled only when its backend is not the JDK's own clock (rewriting a call to run the
- * same system clock one call deeper buys nothing), and, when that backend is a coarse clock, only if
- * the last column allows it ({@link #forClocks}).
+ * Which rows apply is the agent's decision (decide.JavaTimeCoverage), given here as the reads served
+ * ({@link #serving}).
  *
  * <p>The millis row applies inside the JDK's time classes as everywhere else. There it also feeds
  * {@code Clock.currentInstant()} (JDK 17+), {@code Clock$SystemClock.instant()} (JDK 11) and
@@ -42,24 +37,6 @@ public final class ClockReplacements {
         MILLIS, NANOS, EPOCH
     }
 
-    /** Whether a coarse clock (one kernel tick of resolution) may serve a row. */
-    public enum CoarseServes {
-        /** Whenever the row's backend is a coarse clock. */
-        BY_DEFAULT,
-        /** Only when the user names the coarse clock for it. */
-        WHEN_NAMED
-    }
-
-    /** What kind of clock serves a row's backend. */
-    public enum Grain {
-        /** The JDK's own clock: nothing to rewrite. */
-        JDK,
-        /** A coarse clock: one kernel tick of resolution. */
-        COARSE,
-        /** A fine clock (the TSC clock). */
-        FINE
-    }
-
     /** One row: {@code owner.name desc} becomes {@code newOwner.newName desc}. */
     public static final class Row {
         public final String owner;
@@ -68,22 +45,14 @@ public final class ClockReplacements {
         public final String newOwner;
         public final String newName;
         public final Served servedBy;
-        public final CoarseServes coarse;
 
-        public Row(String owner, String name, String descriptor, String newOwner, String newName, Served servedBy,
-                CoarseServes coarse) {
+        public Row(String owner, String name, String descriptor, String newOwner, String newName, Served servedBy) {
             this.owner = owner;
             this.name = name;
             this.descriptor = descriptor;
             this.newOwner = newOwner;
             this.newName = newName;
             this.servedBy = servedBy;
-            this.coarse = coarse;
-        }
-
-        /** Whether this row is rewritten when its backend is of this grain. */
-        boolean enabled(Grain grain, boolean coarseNamed) {
-            return grain == Grain.FINE || grain == Grain.COARSE && (coarse == CoarseServes.BY_DEFAULT || coarseNamed);
         }
 
         boolean matches(String owner, String name, String descriptor) {
@@ -98,12 +67,10 @@ public final class ClockReplacements {
 
     /** The whole table. */
     public static final List<Row> TABLE = Collections.unmodifiableList(List.of(
-            new Row("java/lang/System", "currentTimeMillis", "()J", FAST_CLOCK, "currentTimeMillis", Served.MILLIS,
-                    CoarseServes.BY_DEFAULT),
-            new Row("java/lang/System", "nanoTime", "()J", FAST_CLOCK, "nanoTime", Served.NANOS,
-                    CoarseServes.WHEN_NAMED),
+            new Row("java/lang/System", "currentTimeMillis", "()J", FAST_CLOCK, "currentTimeMillis", Served.MILLIS),
+            new Row("java/lang/System", "nanoTime", "()J", FAST_CLOCK, "nanoTime", Served.NANOS),
             new Row("jdk/internal/misc/VM", "getNanoTimeAdjustment", "(J)J", FAST_CLOCK, "nanoTimeAdjustment",
-                    Served.EPOCH, CoarseServes.WHEN_NAMED)));
+                    Served.EPOCH)));
 
     private static final ClockReplacements ALL = new ClockReplacements(TABLE);
 
@@ -150,23 +117,6 @@ public final class ClockReplacements {
             }
         }
         return true;
-    }
-
-    /**
-     * The rows to rewrite for these backends.
-     *
-     * @param grains what kind of clock serves each backend (absent: the JDK's own)
-     * @param coarseNamed the backends for which the user named a coarse clock (nanos=coarse, instant=coarse)
-     */
-    public static ClockReplacements forClocks(Map<Served, Grain> grains, Set<Served> coarseNamed) {
-        List<Row> rows = new ArrayList<>();
-        for (Row r : TABLE) {
-            Grain grain = grains.get(r.servedBy);
-            if (grain != null && r.enabled(grain, coarseNamed.contains(r.servedBy))) {
-                rows.add(r);
-            }
-        }
-        return new ClockReplacements(rows);
     }
 
     /** Whether a row served by this backend is rewritten. */

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fastclock.rewrite.JdkScope;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.Collections;
@@ -55,7 +54,7 @@ class EnvironmentSettingsTest {
         assertEquals(200, s.recheckMs());
         assertEquals(Paths.get("/opt/libfastclock.so"), s.library());
         assertEquals(Settings.Jmx.ON, s.jmx());
-        assertEquals(io.fastclock.rewrite.JdkScope.NONE, s.jdk());
+        assertEquals(JdkSetting.NONE, s.jdk());
         assertEquals(Settings.InstantClock.COARSE, s.instant());
     }
 

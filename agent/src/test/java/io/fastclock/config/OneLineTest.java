@@ -16,6 +16,15 @@ class OneLineTest {
         assertEquals("a\\u000ab\\u000dc\\u0009d\\u007fe\\u0085f\\u2028g", OneLine.escape("a\nb\rc\td\u007fe\u0085f\u2028g"));
     }
 
+    /** The boot runtime's copy of the rule (it cannot use this class) escapes exactly what this one does. */
+    @Test
+    void theBootRuntimeEscapesEveryCharacterAsTheAgentDoes() {
+        for (int c = 0; c <= Character.MAX_VALUE; c++) {
+            String s = "a" + (char) c + "b";
+            assertEquals(OneLine.escape(s), io.fastclock.boot.BootLog.escape(s), "U+" + Integer.toHexString(c));
+        }
+    }
+
     @Test
     void thePrefixIsAddedOnceAndTakenOff() {
         assertEquals("fastclock: inactive: mode=off", OneLine.prefixed("inactive: mode=off"));

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.rewrite.ClassFilter;
-import io.fastclock.rewrite.JdkScope;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.Collections;
@@ -80,7 +79,7 @@ class SettingsTest {
         assertEquals(Paths.get("/tmp/p"), s.procfsRoot());
         assertEquals(50, s.recheckMs());
         assertEquals(Paths.get("/opt/lib/libfastclock.so"), s.library());
-        assertEquals(io.fastclock.rewrite.JdkScope.ALL, s.jdk());
+        assertEquals(JdkSetting.ALL, s.jdk());
         assertEquals(Settings.Jmx.OFF, s.jmx());
         assertEquals(Settings.InstantClock.COARSE, s.instant());
     }

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.config.Backend;
+import io.fastclock.config.ClockRead;
+import io.fastclock.config.JdkSetting;
 import io.fastclock.config.Settings;
-import io.fastclock.rewrite.ClockReplacements.Served;
-import io.fastclock.rewrite.JdkScope;
 import java.util.Collections;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,9 +25,9 @@ class JavaTimeCoverageTest {
     @Test
     void coarseOnlyByDefault_theMillisReadsFollowAndJavaTimeStays() {
         JavaTimeCoverage c = coverage(Backend.COARSE, Backend.SYSTEM, "");
-        assertTrue(c.table().serves(Served.MILLIS));
-        assertFalse(c.table().serves(Served.EPOCH));
-        assertEquals(JdkScope.TIME, c.scope());
+        assertTrue(c.serves(ClockRead.MILLIS));
+        assertFalse(c.serves(ClockRead.EPOCH));
+        assertEquals(JdkSetting.TIME, c.scope());
         assertEquals("jdk", c.epochBackend());
         assertEquals("coarse", c.millisReadsBackend());
         assertEquals("java.time stays on the JDK's clock (no TSC clock; instant=coarse would serve it at 4 ms resolution);"
@@ -37,7 +37,7 @@ class JavaTimeCoverageTest {
     @Test
     void coarseOnlyWithInstantCoarse_theCoarseClockServesJavaTime() {
         JavaTimeCoverage c = coverage(Backend.COARSE, Backend.SYSTEM, "instant=coarse");
-        assertTrue(c.table().serves(Served.EPOCH));
+        assertTrue(c.serves(ClockRead.EPOCH));
         assertEquals("coarse", c.epochBackend());
         assertEquals("java.time -> coarse at 4 ms resolution (instant=coarse, jdk=time)", c.account());
         assertEquals("jna-coarse", coverage(Backend.JNA_COARSE, Backend.SYSTEM, "instant=coarse").epochBackend());
@@ -56,18 +56,18 @@ class JavaTimeCoverageTest {
     @Test
     void withoutACoarseOrTscClockNoJdkClassChanges() {
         JavaTimeCoverage c = coverage(Backend.SYSTEM, Backend.COARSE, "nanos=coarse,instant=coarse");
-        assertEquals(JdkScope.NONE, c.scope());
-        assertFalse(c.table().serves(Served.EPOCH));
-        assertTrue(c.table().serves(Served.NANOS));
+        assertEquals(JdkSetting.NONE, c.scope());
+        assertFalse(c.serves(ClockRead.EPOCH));
+        assertTrue(c.serves(ClockRead.NANOS));
         assertTrue(c.account().endsWith("instant=coarse unused: currentTimeMillis is not on a coarse clock"), c.account());
-        assertFalse(coverage(Backend.SYSTEM, Backend.COARSE, "").table().serves(Served.NANOS),
+        assertFalse(coverage(Backend.SYSTEM, Backend.COARSE, "").serves(ClockRead.NANOS),
                 "a coarse nanoTime that was not named");
     }
 
     @Test
     void jdkNoneChangesNoJdkClassWhateverServes() {
         JavaTimeCoverage c = coverage(Backend.COARSE, Backend.SYSTEM, "jdk=none,instant=coarse");
-        assertEquals(JdkScope.NONE, c.scope());
+        assertEquals(JdkSetting.NONE, c.scope());
         assertEquals("jdk", c.epochBackend());
         assertEquals("jdk", c.millisReadsBackend());
         assertTrue(c.account().startsWith("no JDK class changed (jdk=none)"), c.account());

@@ -33,10 +33,7 @@ final class ClockRefs {
     static final ClockReplacements SYSTEM_CLOCKS = systemClocks();
 
     private static ClockReplacements systemClocks() {
-        Map<ClockReplacements.Served, ClockReplacements.Grain> grains = new EnumMap<>(ClockReplacements.Served.class);
-        grains.put(ClockReplacements.Served.MILLIS, ClockReplacements.Grain.FINE);
-        grains.put(ClockReplacements.Served.NANOS, ClockReplacements.Grain.FINE);
-        return ClockReplacements.forClocks(grains, EnumSet.noneOf(ClockReplacements.Served.class));
+        return ClockReplacements.serving(EnumSet.of(ClockReplacements.Served.MILLIS, ClockReplacements.Served.NANOS));
     }
 
     /** Every class but the built-in exclusions. */

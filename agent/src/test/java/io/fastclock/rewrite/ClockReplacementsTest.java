@@ -31,36 +31,13 @@ class ClockReplacementsTest {
 
     @Test
     void onlyServedRowsApply() {
-        ClockReplacements epochOnly = ClockReplacements.forClocks(
-                java.util.Map.of(ClockReplacements.Served.EPOCH, ClockReplacements.Grain.FINE),
-                EnumSet.noneOf(ClockReplacements.Served.class));
+        ClockReplacements epochOnly = ClockReplacements.serving(EnumSet.of(ClockReplacements.Served.EPOCH));
         assertNull(epochOnly.find("java/lang/System", "nanoTime", "()J"));
         assertNotNull(epochOnly.find("jdk/internal/misc/VM", "getNanoTimeAdjustment", "(J)J"));
-        assertTrue(ClockReplacements.forClocks(java.util.Map.of(), EnumSet.noneOf(ClockReplacements.Served.class)).isEmpty());
-    }
-
-    @Test
-    void aCoarseClockServesTheMillisRowByDefaultAndTheEpochAndNanosRowsOnlyWhenNamed() {
-        java.util.Map<ClockReplacements.Served, ClockReplacements.Grain> coarse = new java.util.EnumMap<>(ClockReplacements.Served.class);
-        for (ClockReplacements.Served s : ClockReplacements.Served.values()) {
-            coarse.put(s, ClockReplacements.Grain.COARSE);
-        }
-        ClockReplacements unnamed = ClockReplacements.forClocks(coarse, EnumSet.noneOf(ClockReplacements.Served.class));
-        assertTrue(unnamed.serves(ClockReplacements.Served.MILLIS));
-        assertFalse(unnamed.serves(ClockReplacements.Served.NANOS));
-        assertFalse(unnamed.serves(ClockReplacements.Served.EPOCH));
-        ClockReplacements named = ClockReplacements.forClocks(coarse, EnumSet.of(ClockReplacements.Served.EPOCH));
-        assertTrue(named.serves(ClockReplacements.Served.EPOCH));
-        assertNotNull(named.find("jdk/internal/misc/VM", "getNanoTimeAdjustment", "(J)J"));
-        assertFalse(named.serves(ClockReplacements.Served.NANOS));
-
-        java.util.Map<ClockReplacements.Served, ClockReplacements.Grain> fine = new java.util.EnumMap<>(ClockReplacements.Served.class);
-        fine.put(ClockReplacements.Served.EPOCH, ClockReplacements.Grain.FINE);
-        fine.put(ClockReplacements.Served.MILLIS, ClockReplacements.Grain.JDK);
-        ClockReplacements tsc = ClockReplacements.forClocks(fine, EnumSet.noneOf(ClockReplacements.Served.class));
-        assertTrue(tsc.serves(ClockReplacements.Served.EPOCH));
-        assertFalse(tsc.serves(ClockReplacements.Served.MILLIS));
-        assertFalse(tsc.serves(ClockReplacements.Served.NANOS), "a backend absent from the map is the JDK's");
+        assertTrue(epochOnly.serves(ClockReplacements.Served.EPOCH));
+        assertFalse(epochOnly.serves(ClockReplacements.Served.MILLIS));
+        assertTrue(ClockReplacements.serving(EnumSet.noneOf(ClockReplacements.Served.class)).isEmpty());
+        assertTrue(ClockReplacements.all().covers(epochOnly) && !epochOnly.covers(ClockReplacements.all()));
     }
 
     /** A class shaped like JDK 17's Clock.currentInstant(): VM.getNanoTimeAdjustment and System.currentTimeMillis. */
