@@ -72,7 +72,7 @@ echo "fastclock native build: $out_dir/libfastclock.so"
 # tests with library=...; they live under target/, never in the jar.
 faults_dir="$target_dir/faults"
 mkdir -p "$faults_dir"
-for fault in crosscpu calib dearjni stallcpu; do
+for fault in crosscpu calib dearjni stallcpu busystart; do
   macro=FC_FAULT_$(echo "$fault" | tr '[:lower:]' '[:upper:]')
   "$cc" "${cflags[@]}" -D"$macro" -shared -I"$jni_include" -I"$jni_include/$os" \
     -o "$faults_dir/libfastclock-$fault.so" "$here/src/main/c/fastclock.c" -pthread -ldl

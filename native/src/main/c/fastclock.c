@@ -16,6 +16,10 @@
  *   FC_FAULT_DEARJNI   realtimeCoarseMillis (the coarse currentTimeMillis) busy-waits FC_FAULT_JNI_SPINS loop rounds
  *                      (about 1 us) before reading, as if the call into C were dear (the lab's guest
  *                      paid 120 ns for the JNI transition); timed in C (timeCalls) the reads stay cheap
+ *   FC_FAULT_BUSYSTART the process's first FC_FAULT_BUSY_CALLS reads of a candidate clock through JNI (coarse,
+ *                      TSC) each busy-wait FC_FAULT_BUSY_SPINS loop rounds (tens of us), as if the thread
+ *                      timing them were preempted again and again: the start-up's timing from compiled
+ *                      Java runs out of its budget, later reads are cheap (busy CPUs at start only)
  */
 #define _GNU_SOURCE
 #include <jni.h>
@@ -55,6 +59,21 @@ static void dear_jni(void) {
 #define DEAR_JNI() dear_jni()
 #else
 #define DEAR_JNI() ((void)0)
+#endif
+#if defined(FC_FAULT_BUSYSTART)
+#include <stdatomic.h>
+#define FC_FAULT_BUSY_CALLS 3000
+#define FC_FAULT_BUSY_SPINS 100000
+static atomic_int fc_fault_busy_calls;
+static void busy_start(void) {
+    if (atomic_fetch_add(&fc_fault_busy_calls, 1) < FC_FAULT_BUSY_CALLS) {
+        for (volatile int i = 0; i < FC_FAULT_BUSY_SPINS; i++) {
+        }
+    }
+}
+#define BUSY_START() busy_start()
+#else
+#define BUSY_START() ((void)0)
 #endif
 #if defined(FC_FAULT_CALIB)
 #include <stdatomic.h>
@@ -201,6 +220,7 @@ static int tsc_flags(void) { return 0; }
 JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_realtimeCoarseMillis(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
+    BUSY_START();
     DEAR_JNI();
     struct timespec ts;
     if (clock_gettime(CLOCK_REALTIME_COARSE, &ts) != 0) {
@@ -212,30 +232,35 @@ JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_realtimeCoarseMilli
 JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_monotonicCoarseNanos(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
+    BUSY_START();
     return (jlong)read_clock(CLOCK_MONOTONIC_COARSE);
 }
 
 JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_rdtscp(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
+    BUSY_START();
     return (jlong)tsc_rdtscp();
 }
 
 JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_lfenceRdtsc(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
+    BUSY_START();
     return (jlong)tsc_lfence_rdtsc();
 }
 
 JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_mfenceRdtsc(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
+    BUSY_START();
     return (jlong)tsc_mfence_rdtsc();
 }
 
 JNIEXPORT jlong JNICALL Java_io_fastclock_clock_NativeClocks_rdtsc(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;
+    BUSY_START();
     return (jlong)tsc_unordered();
 }
 

@@ -7,6 +7,8 @@ public final class Choice {
     private final Backend backend;
     private final String reason;
     private final long lagNs;
+    /** Taken without its cost from compiled Java, which busy CPUs kept from being measured: measured again later. */
+    private final boolean unconfirmed;
 
     /**
      * @param reason a full sentence a person can read, with the numbers used
@@ -16,12 +18,17 @@ public final class Choice {
      *               the TSC clock is held to the contract's 100 us tracking bound instead, so 0.
      */
     public Choice(Backend backend, String reason, long lagNs) {
+        this(backend, reason, lagNs, false);
+    }
+
+    Choice(Backend backend, String reason, long lagNs, boolean unconfirmed) {
         if (backend == null || reason == null) {
             throw new NullPointerException("backend and reason are required");
         }
         this.backend = backend;
         this.reason = reason;
         this.lagNs = lagNs;
+        this.unconfirmed = unconfirmed;
     }
 
     /** The system clock, for the reason given: it states no lag. */
@@ -39,6 +46,16 @@ public final class Choice {
 
     public long lagNs() {
         return lagNs;
+    }
+
+    /**
+     * Whether the backend was taken though its cost from compiled Java was not measured (busy CPUs),
+     * against a system clock dear enough that no JNI call makes up the difference
+     * ({@code ChoiceRules.unconfirmed}): the agent measures it again and moves back to the system clock
+     * if it is slower after all.
+     */
+    public boolean unconfirmed() {
+        return unconfirmed;
     }
 
     @Override

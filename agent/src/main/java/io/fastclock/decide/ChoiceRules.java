@@ -32,6 +32,20 @@ final class ChoiceRules {
         return !Double.isNaN(candidateNs) && !Double.isNaN(systemNs) && candidateNs < systemNs;
     }
 
+    /**
+     * The system clock's cost, timed in C, from which a candidate whose cost from compiled Java busy CPUs
+     * kept from being measured is taken all the same: twice the dearest JNI call of a clock seen (about
+     * 120 ns, in an emulated guest). Under it, unmeasured is not faster; over it, no JNI transition makes
+     * up the difference, and a verdict lost to busy CPUs (or to the application's own reads of a
+     * serialised clock) would leave the slowest clocks in place. The agent measures again later.
+     */
+    static final double UNCONFIRMED_SYSTEM_NS = 300;
+
+    /** Unmeasured from compiled Java, against a system clock timed in C at {@link #UNCONFIRMED_SYSTEM_NS} or more. */
+    static boolean unconfirmed(double candidateNs, double systemNsInC) {
+        return Double.isNaN(candidateNs) && !Double.isNaN(systemNsInC) && systemNsInC >= UNCONFIRMED_SYSTEM_NS;
+    }
+
     /** Both measured, and the candidate dearer: a backend named by the user then says so. */
     static boolean measuredSlower(double candidateNs, double systemNs) {
         return !Double.isNaN(candidateNs) && !Double.isNaN(systemNs) && candidateNs > systemNs;

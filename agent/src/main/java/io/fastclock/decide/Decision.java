@@ -39,6 +39,11 @@ public final class Decision {
         return millis.backend() != Backend.SYSTEM || nanos.backend() != Backend.SYSTEM;
     }
 
+    /** Whether a clock's backend is to be confirmed by a later measurement ({@link Choice#unconfirmed}). */
+    public boolean unconfirmed() {
+        return millis.unconfirmed() || nanos.unconfirmed();
+    }
+
     /** The one line printed on stderr at start-up. */
     public String summary() {
         return summary;

@@ -107,7 +107,8 @@ final class MillisChoice {
             return Candidate.no(why);
         }
         double ns = in.measured.realtimeCoarseNs();
-        if (requireFaster && !ChoiceRules.faster(ns, in.measured.compiledRealtimeNs())) {
+        boolean unconfirmed = requireFaster && ChoiceRules.unconfirmed(ns, in.measured.realtimeNs());
+        if (requireFaster && !unconfirmed && !ChoiceRules.faster(ns, in.measured.compiledRealtimeNs())) {
             return Candidate.no(Reasons.notFaster(Reasons.COARSE_VIA_JNI, ns, in.measured.compiledRealtimeNs(), Clock.MILLIS));
         }
         // After the cost: the lag is measured only where the clock would be chosen (WorthMeasuring).
@@ -117,7 +118,8 @@ final class MillisChoice {
         }
         long lag = coarseLagNs(in);
         String what = Reasons.coarseMillisViaJni(ns, in.measured.coarseResolutionNs(), lag, lagNote(in));
-        return Candidate.yes(new Choice(Backend.COARSE, Reasons.joined(prefix, Reasons.uses(Clock.MILLIS, what)), lag));
+        return Candidate.yes(new Choice(Backend.COARSE, Reasons.joined(prefix, Reasons.uses(Clock.MILLIS, what))
+                + (unconfirmed ? Reasons.unconfirmed(in.measured.realtimeNs(), Clock.MILLIS) : ""), lag, unconfirmed));
     }
 
     /** The L a coarse millis states here: from the lag measured at start, or two ticks where none was measured. */
@@ -156,12 +158,13 @@ final class MillisChoice {
             return Candidate.no(in.tscBlocker);
         }
         double ns = in.measured.tscNs();
-        if (requireFaster && !ChoiceRules.faster(ns, in.measured.compiledRealtimeNs())) {
+        boolean unconfirmed = requireFaster && ChoiceRules.unconfirmed(ns, in.measured.realtimeNs());
+        if (requireFaster && !unconfirmed && !ChoiceRules.faster(ns, in.measured.compiledRealtimeNs())) {
             return Candidate.no(Reasons.notFaster(Reasons.TSC_CLOCK, ns, in.measured.compiledRealtimeNs(), Clock.MILLIS));
         }
         long lag = DecisionMaker.statedMillisLagNs(Backend.TSC, in.measured.coarseResolutionNs());
-        return Candidate.yes(new Choice(Backend.TSC, Reasons.joined(prefix, Reasons.uses(Clock.MILLIS, Reasons.tscMillis(ns, lag))),
-                lag));
+        return Candidate.yes(new Choice(Backend.TSC, Reasons.joined(prefix, Reasons.uses(Clock.MILLIS, Reasons.tscMillis(ns, lag)))
+                + (unconfirmed ? Reasons.unconfirmed(in.measured.realtimeNs(), Clock.MILLIS) : ""), lag, unconfirmed));
     }
 
     /** @param named requested by name: JNA measured slower than the system clock is then still allowed */

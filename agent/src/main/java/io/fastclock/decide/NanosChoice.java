@@ -79,6 +79,10 @@ final class NanosChoice {
         }
         double tsc = in.measured.tscNs();
         double compiledSystemNs = in.measured.compiledMonotonicNs();
+        if (!in.modeOn() && ChoiceRules.unconfirmed(tsc, systemNs)) {
+            return new Choice(Backend.TSC, Reasons.joined(prefix, Reasons.uses(Clock.NANOS, Reasons.tscNanos(tsc)))
+                    + Reasons.unconfirmed(systemNs, Clock.NANOS), 0, true);
+        }
         if (!in.modeOn() && !ChoiceRules.faster(tsc, compiledSystemNs)) {
             return Choice.system(Reasons.butSoSystem(prefix, Reasons.notFaster(Reasons.TSC_CLOCK, tsc, compiledSystemNs, Clock.NANOS),
                     Clock.NANOS));

@@ -3,7 +3,7 @@ package io.fastclock.decide;
 import io.fastclock.config.Backend;
 import io.fastclock.config.OneLine;
 import io.fastclock.probe.MachineFacts;
-import io.fastclock.rewrite.JdkScope;
+import io.fastclock.config.JdkSetting;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -139,6 +139,18 @@ public final class Reasons {
                 : Double.isNaN(systemNs) ? ns(candidateNs) + " a read; " + clock.system() + " " + UNMEASURED
                 : ns(candidateNs) + " a read against " + ns(systemNs) + " for " + clock.system();
         return candidate + NOT_MEASURABLY_FASTER + " from compiled Java (" + numbers + ")";
+    }
+
+    /** The start line's note where a backend was taken unconfirmed ({@link #unconfirmed}). */
+    static final String UNCONFIRMED_NOTE = "not yet timed from compiled Java (the CPUs were busy): measured again while running";
+
+    /**
+     * " Its cost from compiled Java was not measured (the CPUs were busy); against 700 ns for
+     * System.nanoTime timed in C it is taken, and measured again while running."
+     */
+    static String unconfirmed(double systemNsInC, Clock clock) {
+        return " Its cost from compiled Java was not measured (the CPUs were busy); against " + ns(systemNsInC) + " for "
+                + clock.system() + " timed in C it is taken, and measured again while running.";
     }
 
     /** " It costs 160 ns a read here against 24 ns for System.currentTimeMillis." */
@@ -475,7 +487,7 @@ public final class Reasons {
                 : "java.base cannot read the fastclock runtime") + ")";
     }
 
-    static String jdkScope(JdkScope scope) {
+    static String jdkScope(JdkSetting scope) {
         return "jdk=" + scope.settingName();
     }
 

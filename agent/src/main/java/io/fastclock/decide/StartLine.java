@@ -26,6 +26,9 @@ final class StartLine {
             if (tscWanted && in.tscBlocker != null && millis.backend() != Backend.TSC && nanos.backend() != Backend.TSC) {
                 notes.add(Reasons.tscNotUsed(in.tscBlocker));
             }
+            if (millis.unconfirmed() || nanos.unconfirmed()) {
+                notes.add(Reasons.UNCONFIRMED_NOTE);
+            }
             return Reasons.activeLine(millis.backend(), nanos.backend(), in.machine.clocksourceForDisplay(), notes);
         }
         if (ActivationRules.fastHere(in.settings, in.machine.clocksourceKnownSlow(), in.measured.realtimeNs(),

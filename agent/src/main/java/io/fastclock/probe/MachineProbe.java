@@ -17,6 +17,7 @@ import io.fastclock.clock.NativeClocks;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -77,7 +78,7 @@ public final class MachineProbe {
      * @param plan which measurements can change the decision
      */
     public static MachineProbe run(Settings settings, boolean alwaysCheckTsc, MeasuringPlan plan) {
-        return run(settings, alwaysCheckTsc, NOTHING, plan);
+        return run(settings, alwaysCheckTsc, NOTHING, JnaLoader.NO_EXPORT_NEEDED, plan);
     }
 
     private static final Runnable NOTHING = new Runnable() {
@@ -92,7 +93,8 @@ public final class MachineProbe {
      *     loaded; under -javaagent it defines them in the boot loader, which the agent otherwise does
      *     only once the decision is "active"
      */
-    public static MachineProbe run(Settings settings, boolean alwaysCheckTsc, Runnable beforeJna, MeasuringPlan plan) {
+    public static MachineProbe run(Settings settings, boolean alwaysCheckTsc, Runnable beforeJna, Consumer<Module> runtimeExportedTo,
+            MeasuringPlan plan) {
         long start = System.nanoTime();
         MachineReader reader = new MachineReader(settings.sysfsRoot(), settings.procfsRoot());
         MachineFacts facts = reader.read();
@@ -105,12 +107,19 @@ public final class MachineProbe {
         JnaLoader.Result jna = null;
         String jnaNotLooked = null;
         boolean jnaNamed = settings.millis() == Settings.Millis.JNA_COARSE;
-        if (jnaNamed || alwaysCheckTsc || (!loaded.loaded() && settings.millis() == Settings.Millis.AUTO)) {
-            // JNA is a named module with native access of its own (nativelib.JnaModule): no JVM warning.
+        String notWorthIt = null;
+        double[] interpreted = null;
+        if (!jnaNamed && !alwaysCheckTsc && !loaded.loaded() && settings.millis() == Settings.Millis.AUTO) {
+            interpreted = new double[] {InterpretedCost.upperBoundNanosPerCall(true, 0), InterpretedCost.upperBoundNanosPerCall(false, 0)};
+            notWorthIt = jnaCannotWin(interpreted[0], interpreted[1]);
+        }
+        if (jnaNamed || alwaysCheckTsc || (!loaded.loaded() && settings.millis() == Settings.Millis.AUTO && notWorthIt == null)) {
+            // JNA is a sealed named module with native access of its own (nativelib.JnaModule): no JVM warning.
             beforeJna.run();
-            jna = JnaLoader.load(extractionRoot, MillisClock.class.getClassLoader());
+            jna = JnaLoader.load(extractionRoot, MillisClock.class.getClassLoader(), runtimeExportedTo);
         } else {
             jnaNotLooked = loaded.loaded() ? "JNA was not looked for because the JNI library loaded"
+                    : notWorthIt != null ? notWorthIt
                     : "JNA was not looked for because millis=" + settings.millis().settingName() + " was named";
         }
         NativeStatus nativeStatus = new NativeStatus(loaded.loaded(), loaded.problem, jna != null && jna.available(),
@@ -132,6 +141,10 @@ public final class MachineProbe {
             measurements = b.build();
         } else if (jna != null && jna.available()) {
             measurements = measureThroughJna(jna);
+        } else if (notWorthIt != null) {
+            // What ruled JNA out, timed from Java as measureThroughJna times them: the decision says why.
+            measurements = Measurements.builder().realtimeNs(interpreted[0]).monotonicNs(interpreted[1])
+                    .compiledRealtimeNs(interpreted[0]).compiledMonotonicNs(interpreted[1]).build();
         } else {
             measurements = Measurements.none();
         }
@@ -155,6 +168,22 @@ public final class MachineProbe {
                         : null;
         return new MachineProbe(settings, reader, facts, loaded, extractionRoot.notice(), jna, nativeStatus, measurements, checks, health,
                 System.nanoTime() - start, compiledNanos, lagNanos, busy);
+    }
+
+    /**
+     * The least a JNA call has cost (clock_gettime through direct mapping, best of batches: 148-160 ns on
+     * the machines here, twelve times a JNI call): where both system clocks cost less, as the
+     * interpreter times them (an upper bound), JNA cannot be faster, and is not loaded at all.
+     */
+    static final double JNA_LEAST_NANOS = 140;
+
+    /** Why JNA is not worth loading here, or null where it might be: the system clocks as the interpreter times them. */
+    static String jnaCannotWin(double millis, double nanos) {
+        if (millis < JNA_LEAST_NANOS && nanos < JNA_LEAST_NANOS) {
+            return "JNA was not looked for: the system clocks cost at most " + Math.round(Math.max(millis, nanos))
+                    + " ns a call, less than a JNA call ever has (" + Math.round(JNA_LEAST_NANOS) + " ns)";
+        }
+        return null;
     }
 
     /** The compiled-cost loop's hard budget where the system clocks are cheap: it needs 3-5 ms here under the simulator. */
@@ -208,10 +237,18 @@ public final class MachineProbe {
             }
         }
         boolean coarseNanos = everything || settings.nanos() == Settings.Nanos.COARSE;
-        int[] clocks = new int[2 + 1 + (coarseNanos ? 1 : 0) + (tscRead != null ? 1 : 0)];
+        Measurements cSide = b.build();
+        double systemNs = Math.max(cSide.realtimeNs(), cSide.monotonicNs());
+        // Where the system clocks cost this much in C, compiled Java pays the same (an intrinsic calling
+        // clock_gettime): they are not timed again, so that the loop's own reads of a slow, perhaps
+        // serialised clock are only its batches' two timing reads each.
+        boolean systemTimedInC = !everything && !Double.isNaN(systemNs) && systemNs >= SYSTEM_TIMED_IN_C_NS;
+        int[] clocks = new int[(systemTimedInC ? 0 : 2) + 1 + (coarseNanos ? 1 : 0) + (tscRead != null ? 1 : 0)];
         int k = 0;
-        clocks[k++] = CompiledCostMeter.REALTIME;
-        clocks[k++] = CompiledCostMeter.MONOTONIC;
+        if (!systemTimedInC) {
+            clocks[k++] = CompiledCostMeter.REALTIME;
+            clocks[k++] = CompiledCostMeter.MONOTONIC;
+        }
         clocks[k++] = CompiledCostMeter.REALTIME_COARSE;
         if (coarseNanos) {
             clocks[k++] = CompiledCostMeter.MONOTONIC_COARSE;
@@ -219,13 +256,16 @@ public final class MachineProbe {
         if (tscRead != null) {
             clocks[k] = CompiledCostMeter.of(tscRead);
         }
-        Measurements cSide = b.build();
-        double systemNs = Math.max(cSide.realtimeNs(), cSide.monotonicNs());
-        int calls = CompiledCostMeter.callsPerBatch(systemNs);
+        int calls = systemTimedInC ? CompiledCostMeter.callsPerBatch(Double.NaN) : CompiledCostMeter.callsPerBatch(systemNs);
         double[] ns = CompiledCostMeter.nanosPerCall(clocks, compiledBudgetNanos(clocks.length, calls, systemNs, facts.clocksourceKnownSlow()),
                 COMPILED_EXTRA_ROUNDS, calls);
         k = 0;
-        b.compiledRealtimeNs(ns[k++]).compiledMonotonicNs(ns[k++]).realtimeCoarseNs(ns[k++]);
+        if (systemTimedInC) {
+            b.compiledRealtimeNs(cSide.realtimeNs()).compiledMonotonicNs(cSide.monotonicNs());
+        } else {
+            b.compiledRealtimeNs(ns[k++]).compiledMonotonicNs(ns[k++]);
+        }
+        b.realtimeCoarseNs(ns[k++]);
         b.monotonicCoarseNs(coarseNanos ? ns[k++] : Double.NaN);
         b.tscNs(tscRead != null ? ns[k] : Double.NaN);
         for (double v : ns) {
@@ -235,6 +275,12 @@ public final class MachineProbe {
         }
         return false;
     }
+
+    /**
+     * The system clocks' cost in C from which the compiled-cost loop takes it as what compiled Java pays
+     * (decide.ChoiceRules.UNCONFIRMED_SYSTEM_NS's figure: no JNI transition makes up such a difference).
+     */
+    static final double SYSTEM_TIMED_IN_C_NS = 300;
 
     /** The coarse lag's duration: a tick and a quarter, so that the sawtooth's peak is in it; 2 to 12 ms. */
     static long coarseLagDurationNs(long resolutionNs) {

@@ -373,14 +373,37 @@ class DecisionMakerTest {
         assertContains(d.summary(), "fastclock: inactive: ", "UnsatisfiedLinkError");
     }
 
+    /**
+     * A candidate busy CPUs kept from being timed from compiled Java is not faster where the system
+     * clock is cheap enough for a JNI transition to matter; against a system clock that costs 300 ns or
+     * more in C it is taken, unconfirmed (activation.busy: "could not measure" is not "slower").
+     */
     @Test
-    void unmeasuredIsNeverFaster() {
-        Measurements onlySystem = Measurements.builder().realtimeNs(600).monotonicNs(600)
-                .coarseResolutionNs(4_000_000).compiledRealtimeNs(600).compiledMonotonicNs(600).coarseLagNs(4_000_000 * 3 / 4).build();
-        Decision d = decide("", "hpet-healthy-tsc", onlySystem, JNI, HEALTHY);
+    void unmeasuredIsFasterOnlyAgainstADearSystemClockAndUnconfirmed() {
+        Measurements cheapish = Measurements.builder().realtimeNs(200).monotonicNs(200)
+                .coarseResolutionNs(4_000_000).compiledRealtimeNs(200).compiledMonotonicNs(200).coarseLagNs(4_000_000 * 3 / 4).build();
+        Decision d = decide("", "hpet-healthy-tsc", cheapish, JNI, HEALTHY);
         assertFalse(d.active(), d.toString());
         assertContains(d.millis().reason(), "not measurably faster from compiled Java (unmeasured)");
         assertContains(d.nanos().reason(), "not measurably faster from compiled Java (unmeasured)");
+
+        Measurements dear = Measurements.builder().realtimeNs(600).monotonicNs(600)
+                .coarseResolutionNs(4_000_000).compiledRealtimeNs(600).compiledMonotonicNs(600).coarseLagNs(4_000_000 * 3 / 4).build();
+        Decision taken = decide("", "hpet-healthy-tsc", dear, JNI, HEALTHY);
+        assertEquals(Backend.TSC, taken.millis().backend(), taken.toString());
+        assertEquals(Backend.TSC, taken.nanos().backend(), taken.toString());
+        assertTrue(taken.unconfirmed() && taken.millis().unconfirmed() && taken.nanos().unconfirmed());
+        assertContains(taken.summary(), "not yet timed from compiled Java (the CPUs were busy)");
+        assertContains(taken.nanos().reason(), "against 600 ns for System.nanoTime timed in C it is taken");
+
+        // Without a usable TSC, the coarse clock for currentTimeMillis the same way; nanoTime stays.
+        Decision coarse = decide("", "hpet-tsc-demoted", dear, JNI, TscHealth.notChecked());
+        assertEquals(Backend.COARSE, coarse.millis().backend(), coarse.toString());
+        assertTrue(coarse.millis().unconfirmed());
+        assertEquals(Backend.SYSTEM, coarse.nanos().backend());
+
+        // mode=on takes the TSC anyway, measured or not: nothing to confirm.
+        assertFalse(decide("mode=on", "hpet-healthy-tsc", dear, JNI, HEALTHY).unconfirmed());
 
         // Known slow clocksource but nothing measured: still nothing is "faster".
         Decision none = decide("", "hpet-healthy-tsc", Measurements.none(), JNI, HEALTHY);

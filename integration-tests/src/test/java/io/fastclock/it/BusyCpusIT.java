@@ -96,4 +96,33 @@ class BusyCpusIT {
                 () -> assertEquals(1, r.agentLines().stream().filter(l -> l.startsWith("fastclock: undecided:")).count(),
                         "one undecided line (the later ones only with log=debug)\n" + r));
     }
+
+    /**
+     * The compiled timing cut short where the system clocks are measured slow (the simulator's ~700 ns
+     * reads, timed in C): mode=auto takes the TSC clock unconfirmed at once instead of leaving the
+     * slowest clocks in place while it waits (on 26aadc6 it measured again, then again), and confirms it
+     * later from compiled Java. The fault library's first 3000 reads of a candidate through JNI each
+     * busy-wait tens of microseconds, as reads preempted again and again would (libfastclock-busystart.so).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aCompiledTimingCutShortBesideSlowSystemClocksTakesTheTscAtOnceAndConfirmsItLater(Jdk jdk) throws Exception {
+        HostMachine.assumeTscClock("the TSC clock taken unconfirmed");
+        SlowReadCount count = SlowReadCount.create();
+        ForkedJvm.Result r = count.underSimulator(ForkedJvm.on(jdk).defaultStart(), 500)
+                .agentArgs("log=debug,library=" + ForkedJvm.faultLibrary("busystart"))
+                .main(BackgroundSwitchApp.class, "1", "3000", "30").run();
+        SlowReadCount.Counts counts = count.read();
+        System.out.println("[BusyCpusIT] " + jdk + " compiled timing cut short: " + String.join(" / ", r.agentLines()) + " " + counts);
+        assertEquals(0, r.exitCode, r.toString());
+        String start = startLine(r);
+        assertAll(jdk.toString(),
+                () -> assertTrue(start.startsWith("fastclock: active: currentTimeMillis -> tsc, nanoTime -> tsc")
+                        && start.contains("not yet timed from compiled Java (the CPUs were busy)"), start),
+                () -> assertTrue(!start.contains("decided on measuring again"), "taken on the first measurement\n" + start),
+                () -> assertTrue(r.stderr.contains("fastclock: confirmed: the TSC clock costs"), "confirmed later\n" + r),
+                () -> assertTrue(r.value("backends").contains("nanos=tsc"), "still on the TSC clock once confirmed\n" + r),
+                () -> assertTrue(counts.inCountedThreads() <= BackgroundStartIT.MAX_SLOW_READS_AFTER_VERDICT,
+                        "after the verdict the reads still reach the slow clock: " + counts + "\n" + r));
+    }
 }
