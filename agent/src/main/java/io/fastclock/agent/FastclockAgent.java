@@ -15,7 +15,9 @@ import io.fastclock.decide.ProbedDecision;
 import io.fastclock.decide.Reasons;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * What premain and agentmain do (io.fastclock.entry.AgentEntry, the jar's Premain-Class and
@@ -142,7 +144,8 @@ public final class FastclockAgent {
     static void decide(Settings settings, Instrumentation inst, EntryPoint how, boolean background, int loadedBefore,
             int attempt) throws Exception {
         AgentLog log = new AgentLog(settings.log());
-        ProbedDecision probed = ProbedDecision.run(settings, new RuntimeNeeded(inst));
+        RuntimeNeeded runtimeNeeded = new RuntimeNeeded(inst);
+        ProbedDecision probed = ProbedDecision.run(settings, runtimeNeeded, runtimeNeeded);
         MachineProbe probe = probed.probe();
         Decision decision = probed.decision();
         if (probed.limitedByBusyCpus() && attempt < BusyRetry.ATTEMPTS) {
@@ -207,8 +210,11 @@ public final class FastclockAgent {
         return runtime;
     }
 
-    /** The runtime's types, for the probe, before JNA's adapter (a MillisClock) loads. */
-    private static final class RuntimeNeeded implements Runnable {
+    /**
+     * The runtime's types, for the probe, before JNA's adapter (a MillisClock) loads; and its API
+     * exported to the adapter's module, where the runtime exports it to no named module (JDK 11).
+     */
+    private static final class RuntimeNeeded implements Runnable, Consumer<Module> {
         private final Instrumentation inst;
 
         RuntimeNeeded(Instrumentation inst) {
@@ -218,6 +224,16 @@ public final class FastclockAgent {
         @Override
         public void run() {
             runtime(inst);
+        }
+
+        @Override
+        public void accept(Module module) {
+            Module runtime = runtime(inst);
+            if (!runtime.isExported(BootRuntime.API, module)) {
+                inst.redefineModule(runtime, Collections.emptySet(),
+                        Collections.singletonMap(BootRuntime.API, Collections.singleton(module)), Collections.emptyMap(),
+                        Collections.emptySet(), Collections.emptyMap());
+            }
         }
     }
 

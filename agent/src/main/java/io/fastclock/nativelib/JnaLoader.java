@@ -2,22 +2,27 @@ package io.fastclock.nativelib;
 
 import io.fastclock.runtime.MillisClock;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.jar.JarInputStream;
 
 /**
  * The jna-coarse backend's loader: JNA in a class loader of its own, so that it can never clash with
@@ -26,23 +31,25 @@ import java.util.jar.JarFile;
  *
  * <ul>
  *   <li>The JNA jar is nested in fastclock.jar ({@value #JAR_RESOURCE}); no com.sun.jna class is in
- *       the agent jar's root, so nothing of JNA is on the application's class path.</li>
- *   <li>It is copied, together with libjnidispatch for this platform taken out of it, by the code
- *       that copies libfastclock ({@link NativeLibraryExtractor.Copies}: under a root whose whole
- *       path is safe, a fresh owner-only directory, new files, no links followed, checked
- *       afterwards).</li>
- *   <li>A {@link PrivateLoader} over the copied jar defines JNA and the adapter
- *       {@value #ADAPTER} (whose bytes are kept under {@value #CLASSES_RESOURCE}, not in the agent
- *       jar's root), child-first for both packages; everything else, {@link MillisClock} included,
- *       comes from its parent, the loader of MillisClock (the boot loader under the agent).</li>
+ *       the agent jar's root, so nothing of JNA is on the application's class path. It is read, in
+ *       memory, as the entry read it (the nested jar against the digest read at start).</li>
+ *   <li>JNA and the adapter {@value #ADAPTER} (whose bytes are kept under {@value #CLASSES_RESOURCE})
+ *       are two sealed named modules in a loader of their own ({@link JnaModule}), whose parent is the
+ *       loader of MillisClock (the boot loader under the agent); JNA's cleaner never starts its
+ *       thread.</li>
+ *   <li>libjnidispatch for this platform, taken out of the jar, is copied by the code that copies
+ *       libfastclock ({@link NativeLibraryExtractor.Copies}: under a root whose whole path is safe, a
+ *       fresh owner-only directory, new files, no links followed, checked afterwards).</li>
  *   <li>While JNA initialises, and only then, {@code jna.boot.library.path} points at the private
  *       directory and {@code jna.nosys}, {@code jna.noclasspath} and {@code jna.nounpack} are true, so
  *       JNA loads our copy or fails, never searching or unpacking anywhere else; and
  *       {@code jna.platform.library.path} is set, so that NativeLibrary does not run
  *       {@code ldconfig -p} to build a search path. Every property JNA reads or sets there is
  *       restored afterwards.</li>
- *   <li>The copies are deleted once loaded (the library stays mapped, the jar stays open).</li>
+ *   <li>The copies are deleted once loaded (the library stays mapped).</li>
  * </ul>
+ * The command line's attach uses JNA too, from a {@link PrivateLoader} over a copy of the jar
+ * ({@link #privateLoader}).
  * Loaded at most once per JVM; never touched when libfastclock loads (unless jna-coarse is named).
  */
 public final class JnaLoader {
@@ -91,7 +98,8 @@ public final class JnaLoader {
                 return null;
             }
             try {
-                return MethodHandles.publicLookup().findStatic(adapter, "realtimeCoarseNanos",
+                // This module's lookup: the adapter's package is exported to it alone (JnaModule).
+                return MethodHandles.lookup().findStatic(adapter, "realtimeCoarseNanos",
                         MethodType.methodType(long.class));
             } catch (ReflectiveOperationException | RuntimeException e) {
                 return null;
@@ -119,36 +127,45 @@ public final class JnaLoader {
 
     /**
      * @param root     where to create the private directory (java.io.tmpdir, or where it says instead)
-     * @param parent   parent of the private loader: the loader of {@link MillisClock} (null = boot loader)
+     * @param parent   parent of JNA's loader: the loader of {@link MillisClock} (null = boot loader)
      */
     public static Result load(Path tempRoot, ClassLoader parent) {
-        return load(ExtractionRoot.of(tempRoot), parent);
+        return load(ExtractionRoot.of(tempRoot), parent, NO_EXPORT_NEEDED);
     }
 
-    public static synchronized Result load(ExtractionRoot root, ClassLoader parent) {
+    /**
+     * @param runtimeExportedTo makes the runtime's MillisClock package reachable from a module (the
+     *     adapter's), where it is not already (JDK 11 exports it to every unnamed module only)
+     */
+    public static synchronized Result load(ExtractionRoot root, ClassLoader parent, Consumer<Module> runtimeExportedTo) {
         if (loaded == null) {
-            loaded = loadFresh(root, parent);
+            loaded = loadFresh(root, parent, runtimeExportedTo);
         }
         return loaded;
     }
 
+    /** Where the runtime's package is exported to every module (JDK 17+, or the command line's own copy). */
+    public static final Consumer<Module> NO_EXPORT_NEEDED = new Consumer<Module>() {
+        @Override
+        public void accept(Module module) {
+            // nothing to do
+        }
+    };
+
     /** Loads a new copy whatever this JVM loaded before; {@link #load} keeps the first. */
-    static Result loadFresh(ExtractionRoot root, ClassLoader parent) {
+    static Result loadFresh(ExtractionRoot root, ClassLoader parent, Consumer<Module> runtimeExportedTo) {
         long start = System.nanoTime();
-        PrivateLoader loader = null;
         try {
             byte[] adapterBytes = resourceBytes(CLASSES_RESOURCE + ADAPTER.replace('.', '/') + ".class");
             if (adapterBytes == null) {
                 return new Result(null, null, "JNA is not bundled in this agent jar (" + CLASSES_RESOURCE + ")",
                         System.nanoTime() - start);
             }
-            loader = extract(root, parent, true, Collections.singletonMap(ADAPTER, adapterBytes), ADAPTER);
-            Class<?> adapter = Class.forName(ADAPTER, false, loader);
+            Class<?> adapter = sealed(root, parent, adapterBytes, runtimeExportedTo);
             MillisClock clock = (MillisClock) adapter.getDeclaredConstructor().newInstance();
             long before = System.currentTimeMillis();
             long read = clock.currentTimeMillis();
             if (Math.abs(read - before) > 1000) {
-                loader.close();
                 return new Result(null, null, "CLOCK_REALTIME_COARSE through JNA read " + read + ", the system clock "
                         + before, System.nanoTime() - start);
             }
@@ -156,35 +173,102 @@ public final class JnaLoader {
         } catch (NotOffered e) {
             return new Result(null, null, e.getMessage(), System.nanoTime() - start);
         } catch (InvocationTargetException e) {
-            closeQuietly(loader);
             return new Result(null, null, "cannot use JNA: " + ExtractionRoot.printable(String.valueOf(e.getCause())),
                     System.nanoTime() - start);
         } catch (Throwable e) {
             // ExceptionInInitializerError, UnsatisfiedLinkError, IOException, ...: never past the agent.
-            closeQuietly(loader);
             Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
             return new Result(null, null, "cannot use JNA: " + ExtractionRoot.printable(cause.toString()),
                     System.nanoTime() - start);
         }
     }
 
+    /**
+     * JNA and the adapter as the sealed modules of {@link JnaModule}, from the nested jar in memory, its
+     * native stub copied alone into a private directory ({@link NativeLibraryExtractor.Copies}, deleted
+     * once loaded), JNA's cleaner kept from starting a thread, and the adapter initialised (JNA with it)
+     * with JNA's loading confined to that directory ({@link #initialise}).
+     *
+     * @return the adapter's class
+     */
+    private static Class<?> sealed(ExtractionRoot root, ClassLoader parent, byte[] adapterBytes,
+            Consumer<Module> runtimeExportedTo) throws IOException, ReflectiveOperationException {
+        String platform = jnaPlatform();
+        if (platform == null) {
+            throw new NotOffered("JNA is bundled for 64-bit Linux on x86_64 and aarch64 only, not "
+                    + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        }
+        byte[] jar = resourceBytes(JAR_RESOURCE);
+        if (jar == null) {
+            throw new NotOffered("JNA is not bundled in this agent jar (" + JAR_RESOURCE + ")");
+        }
+        String stubEntry = "com/sun/jna/" + platform + "/" + System.mapLibraryName("jnidispatch");
+        Map<String, byte[]> jnaClasses = new HashMap<>();
+        byte[] stub = null;
+        try (JarInputStream in = new JarInputStream(new ByteArrayInputStream(jar), false)) {
+            for (JarEntry e; (e = in.getNextJarEntry()) != null; ) {
+                String name = e.getName();
+                if (name.equals(stubEntry)) {
+                    stub = in.readAllBytes();
+                } else if (name.endsWith(".class") && !name.startsWith("META-INF/")) {
+                    jnaClasses.put(name, in.readAllBytes());
+                }
+            }
+        }
+        if (stub == null) {
+            throw new NotOffered("the bundled JNA has no " + stubEntry);
+        }
+        Map<String, byte[]> adapterClasses = new HashMap<>();
+        adapterClasses.put(ADAPTER.replace('.', '/') + ".class", adapterBytes);
+        JnaModule modules = JnaModule.define(jnaClasses, adapterClasses, parent);
+        Module agent = JnaLoader.class.getModule();
+        Module runtime = MillisClock.class.getModule();
+        modules.adapterReads(runtime);
+        runtimeExportedTo.accept(modules.adapter());
+        modules.openTo(agent);
+        agent.addReads(modules.adapter());
+        modules.enableNativeAccess();
+        ClassLoader loader = modules.loader();
+        keepCleanerThreadless(loader);
+        try (NativeLibraryExtractor.Copies copies = new NativeLibraryExtractor.Copies(root)) {
+            copies.add(System.mapLibraryName("jnidispatch"), stub, "r-x------");
+            return initialise(loader, copies.dir, ADAPTER);
+        }
+    }
+
+    /**
+     * JNA's cleaner starts a thread, of JNA's class, for the JVM's life once anything registers with it
+     * (the process's library does): whoever got hold of that thread held JNA's loader. This JNA frees
+     * nothing (it binds the process's own symbols, kept for the JVM's life), so its cleaner is given a
+     * thread that never starts, and it starts none.
+     */
+    private static void keepCleanerThreadless(ClassLoader loader) throws ReflectiveOperationException {
+        Class<?> cleaner = Class.forName("com.sun.jna.internal.Cleaner", true, loader);
+        Object instance = cleaner.getMethod("getCleaner").invoke(null);
+        Field thread = cleaner.getDeclaredField("cleanerThread");
+        thread.setAccessible(true);
+        synchronized (instance) {
+            if (thread.get(instance) == null) {
+                thread.set(instance, new Thread("fastclock-jna-cleaner (never started)"));
+            }
+        }
+    }
+
     static final String JAR_FILE = "jna.jar";
 
     /**
-     * The one way JNA gets out of this jar and into a loader, for {@link #load} and
-     * {@link #privateLoader} alike: the jar and its stub copied ({@link #copyJna}), a new
-     * {@link PrivateLoader} over the copy (also defining {@code adapters} and the classes under
-     * {@code childFirstPrefixes}), and {@code first} initialised there with JNA's loading confined to
-     * the copy ({@link #initialise}). The copies are deleted before it returns: the stub stays mapped,
-     * and the jar open (a class is loaded from it first). On a failure the loader is closed.
+     * JNA for the command line's attach ({@link #privateLoader}): the jar and its stub copied
+     * ({@link #copyJna}), a new {@link PrivateLoader} over the copy (also defining {@code adapters} and
+     * the classes under {@code childFirstPrefixes}), and {@code first} initialised there with JNA's
+     * loading confined to the copy ({@link #initialise}). The copies are deleted before it returns: the
+     * stub stays mapped, and the jar open (a class is loaded from it first). On a failure the loader is
+     * closed. (An agent's JNA is {@link #sealed}.)
      */
-    private static PrivateLoader extract(ExtractionRoot root, ClassLoader parent, boolean inModule, Map<String, byte[]> adapters,
+    private static PrivateLoader extract(ExtractionRoot root, ClassLoader parent, Map<String, byte[]> adapters,
             String first, String... childFirstPrefixes) throws IOException, ClassNotFoundException {
         try (NativeLibraryExtractor.Copies copies = copyJna(root)) {
             Path jar = copies.dir.resolve(JAR_FILE);
-            PrivateLoader loader = inModule
-                    ? new PrivateLoader(null, JnaModule.define(jar, parent), parent, adapters, childFirstPrefixes)
-                    : new PrivateLoader(jar.toUri().toURL(), null, parent, adapters, childFirstPrefixes);
+            PrivateLoader loader = new PrivateLoader(jar.toUri().toURL(), null, parent, adapters, childFirstPrefixes);
             try {
                 initialise(loader, copies.dir, first);
                 // Open the jar now: once the copy is deleted below, the open file is what remains.
@@ -282,7 +366,7 @@ public final class JnaLoader {
     public static ClassLoader privateLoader(ExtractionRoot root, ClassLoader parent, String... childFirstPrefixes) throws IOException {
         try {
             // On the command line only, where the launcher gives the class path native access (the jar's manifest).
-            return extract(root, parent, false, Collections.emptyMap(), "com.sun.jna.Native", childFirstPrefixes);
+            return extract(root, parent, Collections.emptyMap(), "com.sun.jna.Native", childFirstPrefixes);
         } catch (ClassNotFoundException | LinkageError e) {
             throw new IOException("cannot use JNA: " + ExtractionRoot.printable(e.toString()), e);
         }

@@ -30,7 +30,7 @@ class JnaLoaderTest {
         jnaSharedTmp = temp.resolve("jna-shared");
         System.setProperty("jna.tmpdir", jnaSharedTmp.toString());
         try {
-            result = JnaLoader.loadFresh(ExtractionRoot.of(temp), MillisClock.class.getClassLoader());
+            result = JnaLoader.loadFresh(ExtractionRoot.of(temp), MillisClock.class.getClassLoader(), JnaLoader.NO_EXPORT_NEEDED);
         } finally {
             System.clearProperty("jna.tmpdir");
         }
@@ -44,28 +44,48 @@ class JnaLoaderTest {
     }
 
     @Test
-    void theAdapterIsDefinedByThePrivateLoaderWhoseParentIsTheRuntimesLoader() {
-        ClassLoader loader = result.clock.getClass().getClassLoader();
-        assertTrue(loader instanceof JnaLoader.PrivateLoader, String.valueOf(loader));
-        assertNotSame(JnaLoader.class.getClassLoader(), loader);
-        assertSame(MillisClock.class.getClassLoader(), loader.getParent());
-        assertEquals(JnaLoader.ADAPTER, result.clock.getClass().getName());
+    void theAdapterIsAModuleOfItsOwnBesideJnaWhoseLoadersParentIsTheRuntimesLoader() {
+        Class<?> adapter = result.clock.getClass();
+        assertEquals(JnaLoader.ADAPTER, adapter.getName());
+        assertEquals(JnaModule.ADAPTER, adapter.getModule().getName());
+        assertNotSame(JnaLoader.class.getClassLoader(), adapter.getClassLoader());
+        assertSame(MillisClock.class.getClassLoader(), adapter.getClassLoader().getParent());
         // MillisClock comes from the parent: the adapter really is one of the runtime's clocks.
-        assertSame(MillisClock.class, result.clock.getClass().getSuperclass());
+        assertSame(MillisClock.class, adapter.getSuperclass());
     }
 
+    /** JNA exports its API to the adapter alone and opens nothing: whoever gets its loader gets nothing to call. */
     @Test
-    void jnaIsVisibleOnlyThroughThePrivateLoader() throws Exception {
+    void jnaIsSealed() throws Exception {
         ClassLoader own = JnaLoader.class.getClassLoader();
         assertThrows(ClassNotFoundException.class, () -> Class.forName("com.sun.jna.Native", false, own));
         Class<?> nativeClass = Class.forName("com.sun.jna.Native", false, result.clock.getClass().getClassLoader());
-        // JNA is a named module of its own (JnaModule), in a layer and loader of its own.
-        assertEquals("com.sun.jna", nativeClass.getModule().getName());
-        assertFalse(nativeClass.getModule().getLayer() == ModuleLayer.boot());
-        assertSame(nativeClass.getClassLoader().getParent(), result.clock.getClass().getClassLoader().getParent());
+        Module jna = nativeClass.getModule();
+        Module adapter = result.clock.getClass().getModule();
+        assertEquals(JnaModule.JNA, jna.getName());
+        assertFalse(jna.getLayer() == ModuleLayer.boot());
+        assertFalse(jna.getDescriptor().isAutomatic() || jna.getDescriptor().isOpen(), "an explicit descriptor");
+        for (String pkg : jna.getPackages()) {
+            assertFalse(jna.isExported(pkg) || jna.isOpen(pkg), pkg + " exported or open to everyone");
+        }
+        // Here the agent is on the class path, to which JNA's internal package is opened (for the cleaner):
+        // under -javaagent it is the agent's own module. The API is the adapter's alone.
+        assertFalse(jna.isExported(JnaModule.JNA, getClass().getModule()), "the API exported to the class path");
+        assertTrue(jna.isExported(JnaModule.JNA, adapter));
+        assertFalse(adapter.isExported(JnaModule.ADAPTER) || adapter.isOpen(JnaModule.ADAPTER), "the adapter to everyone");
+        assertThrows(IllegalAccessException.class, () -> nativeClass.getMethod("getLibraryOptions", Class.class).invoke(null, Object.class));
         // The adapter is not in the agent jar's root, only its bytes under META-INF/fastclock/jna/.
         assertNotNull(JnaLoader.class.getResource(JnaLoader.CLASSES_RESOURCE + "io/fastclock/jna/JnaCoarseMillis.class"));
         assertNotNull(JnaLoader.class.getResource(JnaLoader.JAR_RESOURCE));
+    }
+
+    /** No thread of JNA's (its cleaner's) hands anyone JNA's loader. */
+    @Test
+    void jnaRunsNoThread() {
+        ClassLoader jna = result.clock.getClass().getClassLoader();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            assertFalse(t.getClass().getClassLoader() == jna || t.getContextClassLoader() == jna, t.toString());
+        }
     }
 
     private static void assertNotNull(Object o) {
