@@ -19,6 +19,8 @@ import io.fastclock.clock.TscMillis;
 import io.fastclock.clock.TscNanos;
 import io.fastclock.config.Backend;
 import io.fastclock.config.BackendNames;
+import io.fastclock.config.ClockRead;
+import io.fastclock.config.JdkSetting;
 import io.fastclock.config.OneLine;
 import io.fastclock.config.Settings;
 import io.fastclock.decide.Decision;
@@ -80,7 +82,7 @@ final class AgentStartup {
         if (lagChecked != null) {
             millis = lagChecked;
         }
-        EpochClock epoch = coverage.table().serves(ClockReplacements.Served.EPOCH) ? epochClock(tsc, probe, decision, lagChecked) : null;
+        EpochClock epoch = coverage.serves(ClockRead.EPOCH) ? epochClock(tsc, probe, decision, lagChecked) : null;
         NanosClock nanos = nanosClock(decision.nanos().backend(), tsc);
         // Only this module can reach the registry (the runtime exports it to no other): a refusal means
         // another copy of fastclock got there first.
@@ -94,14 +96,14 @@ final class AgentStartup {
             InstalledClocks.nanoTimeAdjustment(0); // before any JDK class calls it
         }
         ClockTransformer.Scope scope = new ClockTransformer.Scope(new ClassFilter(settings.include(), settings.exclude()),
-                coverage.scope(), coverage.table());
+                jdkScope(coverage.scope()), ClockReplacements.serving(served(coverage.served())));
         Takeover takeover = Takeover.at(inst, runtime, scope, settings.log() == Settings.Log.QUIET,
                 log.debugEnabled() ? new DebugListener(log) : new FirstFailureReporter(log));
         ClockTransformer transformer = takeover.transformer();
         Class<?>[] loaded = inst.getAllLoadedClasses();
         transformer.shadows().noteLoaded(loaded);
-        JdkScope jdk = transformer.jdkScope();
-        Set<ClockReplacements.Served> switched = switched(decision, epoch != null && jdk != JdkScope.NONE);
+        JdkSetting jdk = transformer.jdkScope() == JdkScope.NONE ? JdkSetting.NONE : coverage.scope();
+        Set<ClockReplacements.Served> switched = switched(decision, epoch != null && jdk != JdkSetting.NONE);
         String notSwitched = ClockSwitch.switchTo(inst, transformer, switched);
         if (notSwitched != null) {
             String line = "inactive: " + notSwitched + "; the application runs on the system clocks";
@@ -141,10 +143,11 @@ final class AgentStartup {
         log.info(startLine);
         LiveAgentState.millisLag(statedLagMs(decision));
         LiveAgentState.active(startLine, decision.millis().backend(), decision.nanos().backend(),
-                epoch != null && jdk != JdkScope.NONE ? epoch.name() : BackendNames.SYSTEM, stats, jdkStats, tsc);
+                epoch != null && jdk != JdkSetting.NONE ? epoch.name() : BackendNames.SYSTEM, stats, jdkStats, tsc);
         if (lagChecked != null) {
             startLagWatch(lagChecked, probe, decision, log);
         }
+        Confirmation.scheduleIfNeeded(decision, probe, tsc, lagChecked, log);
         Telemetry.started(settings, ActivationFactsOf.decision(how.methodName(), startLine, probed, settings), AgentState.READER);
         Telemetry.retransformed((int) (appRetransformed + jdkRetransformed),
                 (int) (stats.callSites() + jdkStats.callSites() - sitesBefore), early.elapsedNanos);
@@ -173,6 +176,28 @@ final class AgentStartup {
             Runtime.getRuntime().addShutdownHook(new Thread(
                     () -> log.debug("totals: " + stats + "; JDK classes: " + jdkStats), "fastclock-exit-report"));
         }
+    }
+
+    /** The runtime's name for the JDK classes the decision changes. */
+    static JdkScope jdkScope(JdkSetting setting) {
+        switch (setting) {
+            case TIME:
+                return JdkScope.TIME;
+            case ALL:
+                return JdkScope.ALL;
+            default:
+                return JdkScope.NONE;
+        }
+    }
+
+    /** The runtime's names for the reads the decision serves. */
+    static Set<ClockReplacements.Served> served(Set<ClockRead> reads) {
+        Set<ClockReplacements.Served> out = new HashSet<>();
+        for (ClockRead read : reads) {
+            out.add(read == ClockRead.MILLIS ? ClockReplacements.Served.MILLIS
+                    : read == ClockRead.NANOS ? ClockReplacements.Served.NANOS : ClockReplacements.Served.EPOCH);
+        }
+        return out;
     }
 
     /** The clocks FastClock switches to the installed backends: those not left on the system clock. */
@@ -230,12 +255,6 @@ final class AgentStartup {
         return new CoarseEpoch(jdkRead);
     }
 
-    /** The start line's account of the JDK classes changed. */
-    private static String jdkCoverage(JavaTimeCoverage coverage, JdkScope used, RewriteStats jdkStats) {
-        // java.time is rarely loaded before the agent: most of it is changed later, as it loads.
-        return coverage.account(used, ": " + jdkStats.rewritten() + " JDK classes changed at start ("
-                + jdkStats.callSites() + " call sites), the others as they load");
-    }
 
     /** java.time's own read, for after a TSC fallback: the runtime's, which java.base lets call jdk.internal.misc. */
     private static EpochClock systemEpoch() {

@@ -8,12 +8,11 @@ import java.util.function.Function;
 /**
  * Defines the boot runtime: the named module {@value #MODULE} in the bootstrap class loader, in no
  * layer, and every class of its packages, so that a rewritten class links to FastClock from any class
- * loader. FastClock's package and the rewriting (classes of no state of fastclock's: the commands use
- * them too) are exported to every module (JDK 11: to every unnamed one, and to each named module whose
- * classes are rewritten, boot.ReadsRuntime); the switch, which holds the transformer, and the registry
- * of backends are exported only to the module that defines it; nothing is opened, so no lookup into it
- * can be had, and no class can be defined into its packages (the boot loader does not verify what it
- * defines).
+ * loader. FastClock's package is exported to every module (JDK 11: to every unnamed one, and to each
+ * named module whose classes are rewritten, boot.ReadsRuntime); the rewriting and the switch, which
+ * hold the transformer and the registry of backends, only to the module that defines it; nothing is
+ * opened, so no lookup into it can be had, and no class can be defined into its packages (the boot
+ * loader does not verify what it defines).
  *
  * <p>Names only the JDK, the runtime and {@link BootClassDefiner}: it also runs in premain's own
  * loader ({@link EarlyRuntime}), where nothing else of the agent is.
@@ -42,7 +41,6 @@ final class BootRuntime {
         "io.fastclock.rewrite.RewriteListener", "io.fastclock.rewrite.RewriteStats", "io.fastclock.rewrite.Rewritten",
         "io.fastclock.rewrite.ClassRewriter", "io.fastclock.rewrite.ClassBytes", "io.fastclock.rewrite.ClassFilter",
         "io.fastclock.rewrite.JdkScope", "io.fastclock.rewrite.JdkScope$1", "io.fastclock.rewrite.ClockReplacements",
-        "io.fastclock.rewrite.ClockReplacements$CoarseServes", "io.fastclock.rewrite.ClockReplacements$Grain",
         "io.fastclock.rewrite.ClockReplacements$Row", "io.fastclock.rewrite.ClockReplacements$Served",
         "io.fastclock.rewrite.ConstantPoolRewriter", "io.fastclock.rewrite.ConstantPoolRewriter$Pool",
         "io.fastclock.rewrite.ConstantPoolRewriter$SiteCounter", "io.fastclock.rewrite.RuntimePackages",
@@ -69,7 +67,6 @@ final class BootRuntime {
         BootClassDefiner.addReads(runtime, Instrumentation.class.getModule());
         BootClassDefiner.addExports(javaBase, "jdk.internal.misc", runtime);
         BootClassDefiner.addExportsToAll(runtime, API);
-        BootClassDefiner.addExportsToAll(runtime, REWRITE);
         for (String pkg : INNER) {
             BootClassDefiner.addExports(runtime, pkg, user);
         }

@@ -1,6 +1,6 @@
 package io.fastclock.agent;
 
-import io.fastclock.asm.ClockCallRewriter;
+import io.fastclock.asm.AsmFallback;
 import io.fastclock.boot.EarlyStart;
 import io.fastclock.boot.RuntimeAccess;
 import io.fastclock.rewrite.ClassFilter;
@@ -50,7 +50,7 @@ final class Takeover {
         if (early == null) {
             ClockTransformer t = EarlyStart.install(inst, runtime, scope, quiet, false);
             t.listener(listener);
-            t.fallback(ClockCallRewriter.FALLBACK);
+            t.fallback(AsmFallback.INSTANCE);
             return new Takeover(t, Collections.emptySet(), Collections.emptySet());
         }
         ClockTransformer.Scope before = early.scope();
@@ -59,7 +59,7 @@ final class Takeover {
             scope = new ClockTransformer.Scope(scope.filter(), JdkScope.NONE, scope.table());
         }
         early.listener(listener);
-        early.fallback(ClockCallRewriter.FALLBACK);
+        early.fallback(AsmFallback.INSTANCE);
         early.rescope(scope);
         Set<String> seen = early.stopNoting();
         Set<String> again = new HashSet<>(early.takeAwaitingFallback());

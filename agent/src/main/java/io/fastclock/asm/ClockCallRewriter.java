@@ -36,13 +36,8 @@ import org.objectweb.asm.Opcodes;
  * thread-safe facade.
  */
 public final class ClockCallRewriter extends ClassVisitor {
-    /** {@link #rewriteCounting} as the transformer's fallback. */
-    public static final ClassRewriter FALLBACK = new ClassRewriter() {
-        @Override
-        public Rewritten rewrite(byte[] classfile, ClockReplacements table) {
-            return rewriteCounting(classfile, table);
-        }
-    };
+    /** {@link #rewriteCounting} as the transformer's fallback: {@link AsmFallback}, which loads no ASM class itself. */
+    public static final ClassRewriter FALLBACK = AsmFallback.INSTANCE;
 
     private final ClockReplacements table;
     /** Methods (name + descriptor) to visit; the others pass straight through. Null: all. */

@@ -1,7 +1,6 @@
 package io.fastclock.boot;
 
 import io.fastclock.rewrite.ClockReplacements;
-import io.fastclock.rewrite.ClockReplacements.CoarseServes;
 import io.fastclock.rewrite.ClockReplacements.Row;
 import io.fastclock.rewrite.ClockReplacements.Served;
 import io.fastclock.rewrite.ClockTransformer;
@@ -32,12 +31,12 @@ public final class ClockSwitch {
         List<Row> rows = new ArrayList<>();
         for (Row r : ClockReplacements.TABLE) {
             if (switched.contains(r.servedBy)) {
-                rows.add(new Row(r.owner, r.name, r.descriptor, INSTALLED_CLOCKS, r.newName, r.servedBy, r.coarse));
+                rows.add(new Row(r.owner, r.name, r.descriptor, INSTALLED_CLOCKS, r.newName, r.servedBy));
             }
         }
         for (Served s : switched) {
             String name = s == Served.MILLIS ? "millisBackend" : s == Served.NANOS ? "nanosBackend" : "epochBackend";
-            rows.add(new Row(SYSTEM_CLOCKS, name, NAME, INSTALLED_CLOCKS, name, s, CoarseServes.BY_DEFAULT));
+            rows.add(new Row(SYSTEM_CLOCKS, name, NAME, INSTALLED_CLOCKS, name, s));
         }
         return ClockReplacements.of(rows);
     }

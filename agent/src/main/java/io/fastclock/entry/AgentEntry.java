@@ -55,6 +55,9 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
     static final int WHOLE_JAR = 6;
     static final int LENGTH = 7;
 
+    /** What EntryStart answers where it needs the module's helpers ({@link #forTheModule}) to go on. */
+    static final String MODULE_NEEDED = "module needed";
+
     /** EntryStart's instance, handed over once by its initialiser ({@link #accept}). */
     private Function<Object[], Object> start;
 
@@ -64,7 +67,10 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
 
     public static void premain(String args, Instrumentation inst) {
         StackWalker walker = classRetainingWalker();
-        Class<?> caller = walker == null ? null : walker.getCallerClass();
+        if (walker == null) {
+            return;
+        }
+        Class<?> caller = walker.getCallerClass();
         String refusal = refusalForAgent(inst, caller);
         if (refusal != null) {
             System.err.println("fastclock: premain refused: " + oneLine(refusal));
@@ -75,7 +81,10 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
 
     public static void agentmain(String args, Instrumentation inst) {
         StackWalker walker = classRetainingWalker();
-        Class<?> caller = walker == null ? null : walker.getCallerClass();
+        if (walker == null) {
+            return;
+        }
+        Class<?> caller = walker.getCallerClass();
         String refusal = refusalForAgent(inst, caller);
         if (refusal != null) {
             System.err.println("fastclock: agentmain refused: " + oneLine(refusal));
@@ -87,9 +96,12 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
     /** {@code java -jar fastclock.jar}: the doctor and the commands. */
     public static void main(String[] args) {
         StackWalker walker = classRetainingWalker();
+        if (walker == null) {
+            System.exit(1);
+        }
         Class<?> caller;
         try {
-            caller = walker == null ? AgentEntry.class : notTheLauncher(walker.getCallerClass());
+            caller = notTheLauncher(walker.getCallerClass());
         } catch (IllegalCallerException e) {
             caller = null; // main is the bottom frame: the launcher called it through JNI
         }
@@ -113,6 +125,7 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         try {
             return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
         } catch (SecurityException e) {
+            System.err.println("fastclock: agent not started, the application runs on the system clocks: " + oneLine(String.valueOf(e)));
             return null;
         }
     }
@@ -138,14 +151,21 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
             @SuppressWarnings("unchecked")
             Map<String, long[]> index = (Map<String, long[]>) read[1];
             AgentEntry loader = new AgentEntry();
-            loader.defineHelpers(region, index);
+            loader.defineHelpers(region, index, false);
             Class.forName(START, true, loader);
             Function<Object[], Object> start = loader.start;
             loader.start = null;
             if (start == null) {
                 throw new IllegalStateException("the entry's helpers did not start");
             }
-            return !Boolean.FALSE.equals(start.apply(argumentsFor(how, args, inst, jar, region, index, how.equals(MAIN))));
+            Object[] arguments = argumentsFor(how, args, inst, jar, region, index, how.equals(MAIN));
+            Object answer = start.apply(arguments);
+            if (MODULE_NEEDED.equals(answer)) {
+                // Not answered alone: what defines the agent's module, and the runtime, is needed too.
+                loader.defineHelpers(region, index, true);
+                answer = start.apply(arguments);
+            }
+            return !Boolean.FALSE.equals(answer);
         } catch (Throwable t) {
             System.err.println("fastclock: agent not started, the application runs on the system clocks: "
                     + oneLine(String.valueOf(t)));
@@ -176,16 +196,25 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         }
     }
 
-    /** Every helper the jar lists, defined from the read's bytes, in the listed order. */
-    private void defineHelpers(byte[] region, Map<String, long[]> index) throws IOException {
+    /**
+     * The helpers the jar lists, defined from the read's bytes, in the listed order: those that define the
+     * agent's module and the runtime ({@link #forTheModule}), or the others, which answer on a machine
+     * whose clocks are fast without the rest ever being defined.
+     */
+    private void defineHelpers(byte[] region, Map<String, long[]> index, boolean moduleOnes) throws IOException {
         byte[] list = entry(region, index, HELPER_LIST);
         for (String line : new String(list, StandardCharsets.UTF_8).split("\n")) {
             String helper = line.trim();
-            if (!helper.isEmpty()) {
+            if (!helper.isEmpty() && forTheModule(helper) == moduleOnes) {
                 byte[] bytes = entry(region, index, HELPERS + helper + ".classdata");
                 defineClass(PACKAGE + helper, bytes, 0, bytes.length);
             }
         }
+    }
+
+    /** The helpers that define the agent's module and the boot runtime, and start the module in the background. */
+    static boolean forTheModule(String helper) {
+        return helper.startsWith("PrivateModule") || helper.startsWith("RuntimeLoader") || helper.startsWith("BackgroundStart");
     }
 
     /**

@@ -15,7 +15,7 @@ import java.util.Map;
  *       io.fastclock.config.Settings accepts and reads the same way;</li>
  *   <li><em>early</em>: whether premain may set up the boot runtime and rewrite every class that loads
  *       from then on, before the verdict, and within what ({@link #earlySettings}): mode not off, and
- *       every setting that shapes the rewrite ({@value #EARLY_KEYS_TEXT}) one this class can judge good.</li>
+ *       every setting one this class judges good (a bad one turns fastclock off, with nothing set up).</li>
  * </ul>
  *
  * Anything this class does not judge certain answers no to both, so it may only be stricter than
@@ -25,7 +25,6 @@ import java.util.Map;
 final class EntrySettings {
     static final String PLAIN_KEYS_TEXT = "start, log, mode, millis, nanos, threshold, sysfs, procfs";
     static final String[] PLAIN_KEYS = {"start", "log", "mode", "millis", "nanos", "threshold", "sysfs", "procfs"};
-    static final String EARLY_KEYS_TEXT = "mode, millis, nanos, include, exclude, jdk, instant, log, start";
     /** Every setting the module knows (EntrySettingsTest holds it to Settings). */
     static final String[] KNOWN_KEYS = {"mode", "millis", "nanos", "include", "exclude", "log", "threshold", "sysfs", "procfs",
         "recheck", "library", "jdk", "jmx", "instant", "start"};
@@ -120,7 +119,8 @@ final class EntrySettings {
         return !malformed && oneOf("mode", "auto", "on") && oneOf("millis", "auto", "coarse", "tsc", "jna-coarse", "system")
                 && oneOf("nanos", "auto", "tsc", "system", "coarse") && prefixes("include") && prefixes("exclude")
                 && oneOf("jdk", "time", "all", "none") && oneOf("instant", "auto", "coarse") && oneOf("log", "quiet", "info", "debug")
-                && oneOf("start", "wait", "background");
+                && oneOf("start", "wait", "background") && oneOf("jmx", "auto", "on", "off") && threshold()
+                && number("recheck", 50, 60_000) && path("sysfs") && path("procfs") && path("library");
     }
 
     /** mode, millis and nanos all left to auto: on fast system clocks, the module would only say so. */
@@ -190,11 +190,16 @@ final class EntrySettings {
     }
 
     private boolean threshold() {
-        String v = values.get("threshold");
+        return number("threshold", 1, MAX_THRESHOLD_NS);
+    }
+
+    /** Absent, or a whole number from min to max. */
+    private boolean number(String key, long min, long max) {
+        String v = values.get(key);
         if (v == null) {
             return true;
         }
-        if (v.isEmpty() || v.length() > 7) {
+        if (v.isEmpty() || v.length() > 9) {
             return false;
         }
         for (int i = 0; i < v.length(); i++) {
@@ -203,7 +208,7 @@ final class EntrySettings {
             }
         }
         long n = Long.parseLong(v);
-        return n >= 1 && n <= MAX_THRESHOLD_NS;
+        return n >= min && n <= max;
     }
 
     private boolean path(String key) {

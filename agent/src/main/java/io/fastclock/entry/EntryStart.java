@@ -30,6 +30,15 @@ final class EntryStart implements Function<Object[], Object> {
     static final int WHOLE_JAR = 6;
     static final int LENGTH = 7;
 
+    /** AgentEntry's answer for "define the module's helpers and call again" (EntryArgumentsTest holds it). */
+    static final String MODULE_NEEDED = "module needed";
+
+    /** premain's state between its two calls: the properties premain saw, and the settings. */
+    private Map<String, String> properties;
+    private EntrySettings settings;
+    private String fastLine;
+    private boolean firstCallDone;
+
     static {
         @SuppressWarnings("unchecked")
         Consumer<Function<Object[], Object>> entry = (Consumer<Function<Object[], Object>>) EntryStart.class.getClassLoader();
@@ -38,13 +47,33 @@ final class EntryStart implements Function<Object[], Object> {
 
     private EntryStart() {}
 
-    /** @return false where main could not run its command */
+    /**
+     * Called twice where the entry does not answer alone: first with only these helpers defined, then,
+     * after {@value #MODULE_NEEDED}, with those that define the module too.
+     *
+     * @return false where main could not run its command; {@value #MODULE_NEEDED} to be called again
+     */
     @Override
     public Object apply(Object[] a) {
         if (a == null || a.length != LENGTH) {
             throw new IllegalArgumentException("not the entry's arguments");
         }
         String how = (String) a[ENTRY_POINT];
+        if (!firstCallDone) {
+            firstCallDone = true;
+            if (EntryLines.PREMAIN.equals(how)) {
+                properties = settingsProperties(System.getProperties());
+                settings = EntrySettings.read((String) a[ARGUMENTS], properties, System.getenv());
+                fastLine = FastClocksAtEntry.fastLine(settings);
+                if (fastLine != null && settings.plain()) {
+                    @SuppressWarnings("unchecked")
+                    JarSnapshot jar = new JarSnapshot((String) a[JAR_PATH], (byte[]) a[REGION], (Map<String, long[]>) a[INDEX]);
+                    EntryState.answerAlone(fastLine, settings, (Instrumentation) a[INSTRUMENTATION], jar);
+                    return Boolean.TRUE;
+                }
+            }
+            return MODULE_NEEDED;
+        }
         @SuppressWarnings("unchecked")
         JarSnapshot jar = new JarSnapshot((String) a[JAR_PATH], (byte[]) a[REGION], (Map<String, long[]>) a[INDEX]);
         Instrumentation inst = (Instrumentation) a[INSTRUMENTATION];
@@ -67,15 +96,10 @@ final class EntryStart implements Function<Object[], Object> {
         }
     }
 
-    private static void premain(String args, Instrumentation inst, JarSnapshot jar) throws Exception {
-        Map<String, String> properties = settingsProperties(System.getProperties());
-        EntrySettings settings = EntrySettings.read(args, properties, System.getenv());
-        String fast = FastClocksAtEntry.fastLine(settings);
-        if (fast != null && settings.plain()) {
-            EntryState.answerAlone(fast, settings, inst, jar);
-            return;
-        }
-        if (settings.early() && !(fast != null && settings.choicesAuto())) {
+    /** premain where the entry did not answer alone: the runtime set up where it can be, then the module. */
+    private void premain(String args, Instrumentation inst, JarSnapshot jar) throws Exception {
+        // Another copy of the jar (given twice) set the runtime up already: the module says so.
+        if (settings.early() && !(fastLine != null && settings.choicesAuto()) && !runtimeExists()) {
             try {
                 RuntimeLoader.install(inst, jar, settings.earlySettings());
             } catch (Throwable t) {
@@ -92,6 +116,16 @@ final class EntryStart implements Function<Object[], Object> {
         } else {
             // null: at start=wait the module reads the system properties itself, before main
             PrivateModule.define(false, jar).launchAgent(EntryLines.PREMAIN, args, inst, null);
+        }
+    }
+
+    /** Whether the boot loader holds fastclock's runtime already: only fastclock can define it there. */
+    static boolean runtimeExists() {
+        try {
+            Class.forName("io.fastclock.runtime.FastClock", false, null);
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
         }
     }
 

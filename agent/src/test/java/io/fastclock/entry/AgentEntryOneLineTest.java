@@ -12,6 +12,7 @@ class AgentEntryOneLineTest {
         for (int c = 0; c <= Character.MAX_VALUE; c++) {
             String s = "a" + (char) c + "b";
             assertEquals(OneLine.escape(s), AgentEntry.oneLine(s), "U+" + Integer.toHexString(c));
+            assertEquals(OneLine.escape(s), EntryLines.oneLine(s), "U+" + Integer.toHexString(c));
         }
         assertEquals("Fake\\u000afastclock: forged", AgentEntry.oneLine("Fake\nfastclock: forged"));
     }

@@ -143,7 +143,7 @@ class EntrySettingsTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"mode=off", "mode=sometimes", "millis=fast", "nanos=rdtsc", "jdk=some", "instant=now",
         "include=com..acme", "exclude=.com", "include=com/acme", "log=loud", "start=soon", "bogus=1", "mode",
-        "mode=on,mode=on", "=on"})
+        "mode=on,mode=on", "=on", "recheck=10", "recheck=60001", "threshold=0", "jmx=maybe", "sysfs=", "library="})
     void notEarlyOtherwise(String args) {
         assertFalse(EntrySettings.read(args, new HashMap<>(), new HashMap<>()).early(), args);
         boolean moduleWouldRewrite;

@@ -288,7 +288,7 @@ class ClockTransformerTest {
                 FastClock.class);
         assertNull(t.transform(null, ClockReplacements.FAST_CLOCK, FastClock.class, null, fastClock), "no switch yet");
         t.switchTo(ClockReplacements.of(List.of(new ClockReplacements.Row("java/lang/System", "nanoTime", "()J", "x/Installed",
-                "nanoTime", ClockReplacements.Served.NANOS, ClockReplacements.CoarseServes.WHEN_NAMED))));
+                "nanoTime", ClockReplacements.Served.NANOS))));
         byte[] switched = t.transform(null, ClockReplacements.FAST_CLOCK, FastClock.class, null, fastClock);
         String text = ClockRefs.text(switched);
         assertTrue(text.contains("x/Installed.nanoTime ()J") && text.contains("java/lang/System.currentTimeMillis ()J"), text);

@@ -1,9 +1,10 @@
 package io.fastclock.it.apps;
 
-import io.fastclock.rewrite.ClockCallRewriter;
+import io.fastclock.asm.ClockCallRewriter;
 import io.fastclock.rewrite.ClockReplacements;
 import io.fastclock.rewrite.ConstantPoolRewriter;
 import io.fastclock.rewrite.JdkScope;
+import io.fastclock.rewrite.Rewritten;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -50,7 +51,7 @@ public final class JdkVerifyApp {
                 System.out.println("time." + name + "=absent");
                 continue;
             }
-            ClockCallRewriter.Result result = ClockCallRewriter.rewriteCounting(original, table);
+            Rewritten result = ClockCallRewriter.rewriteCounting(original, table);
             if (result == null) {
                 System.out.println("time." + name + "=unchanged");
                 continue;
@@ -94,7 +95,7 @@ public final class JdkVerifyApp {
             if (!mentionsAny(original, owners)) {
                 continue;
             }
-            ClockCallRewriter.Result result;
+            Rewritten result;
             try {
                 result = ClockCallRewriter.rewriteCounting(original, table);
             } catch (RuntimeException e) {
@@ -140,8 +141,8 @@ public final class JdkVerifyApp {
      * Null when the constant-pool rewrite of {@code original} gives ASM's {@code asm} result (or hands
      * the class to ASM); else what differs. Its result must also verify as ASM's does.
      */
-    static String poolDifference(byte[] original, ClockCallRewriter.Result asm) {
-        ClockCallRewriter.Result pool;
+    static String poolDifference(byte[] original, Rewritten asm) {
+        Rewritten pool;
         try {
             pool = POOL.rewrite(original);
         } catch (RuntimeException e) {

@@ -86,8 +86,11 @@ public final class RightsProbeApp {
         int loadableHere = 0;
         for (String name : classNames) {
             try {
-                agentClasses.add(Class.forName(name, false, RightsProbeApp.class.getClassLoader()));
-                if (!isPublicSurface(name)) {
+                Class<?> c = Class.forName(name, false, RightsProbeApp.class.getClassLoader());
+                agentClasses.add(c);
+                // The boot runtime's classes load by name from anywhere (the boot loader answers), but only
+                // FastClock's package is exported: a class of another package gives its Class object, no more.
+                if (!isPublicSurface(name) && c.getModule().isExported(c.getPackageName(), me)) {
                     loadableHere++;
                 }
             } catch (ClassNotFoundException | LinkageError e) {
