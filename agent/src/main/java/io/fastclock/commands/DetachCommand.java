@@ -66,8 +66,7 @@ final class DetachCommand implements Command {
             if (!before.loaded()) {
                 throw Exit.failed("fastclock is not loaded in " + before.title() + "; nothing to restore");
             }
-            String verdict = before.get(TargetStatus.REASON);
-            if (!before.active() && verdict != null && verdict.startsWith("detached")) {
+            if (before.detached()) {
                 out.println("fastclock was already detached from " + before.title() + "; nothing more to restore:");
                 out.print(before.text());
                 return Commands.OK;
@@ -82,8 +81,7 @@ final class DetachCommand implements Command {
             TargetStatus after = before;
             while (System.nanoTime() < deadline) {
                 after = TargetStatus.read(api, pid);
-                String reason = after.get(TargetStatus.REASON);
-                if (!after.active() && reason != null && reason.startsWith("detached")) {
+                if (after.detached()) {
                     out.println("fastclock detached from " + after.title() + ":");
                     out.print(after.text());
                     return Commands.OK;

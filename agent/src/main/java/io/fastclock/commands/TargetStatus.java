@@ -2,7 +2,9 @@ package io.fastclock.commands;
 
 import io.fastclock.attach.AttachApi;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -36,6 +38,10 @@ final class TargetStatus {
     /** What status shows, in its order (not the stated lag). */
     static final String[] PUBLISHED = {STARTED, VERSION, ACTIVE, REASON, MILLIS, NANOS, EPOCH, CLASSES, CALLSITES,
         JDK_CLASSES, JDK_CALLSITES, TSC_WORST, TSC_REANCHORS, TSC_RATE, FALLBACK, PENDING};
+    /** How the verdict of a detach begins (agent.Detacher's line). */
+    static final String DETACHED = "detached";
+    /** The TSC clock's figures: after a detach they describe a clock nothing reads any more. */
+    private static final List<String> TSC_FIGURES = Arrays.asList(TSC_WORST, TSC_REANCHORS, TSC_RATE);
 
     final long pid;
     /** The agent's state: the target's agent properties. */
@@ -76,6 +82,12 @@ final class TargetStatus {
 
     boolean active() {
         return "true".equals(p.getProperty(ACTIVE));
+    }
+
+    /** fastclock was detached: its counts and TSC figures stopped where the detach left them. */
+    boolean detached() {
+        String reason = p.getProperty(REASON);
+        return !active() && reason != null && reason.startsWith(DETACHED);
     }
 
     String get(String key) {
@@ -121,8 +133,9 @@ final class TargetStatus {
         b.append("  currentTimeMillis: ").append(or(MILLIS, "-")).append('\n');
         b.append("  nanoTime:          ").append(or(NANOS, "-")).append('\n');
         b.append("  java.time epoch:   ").append(or(EPOCH, "-")).append('\n');
+        String frozen = detached() ? "until the detach: " : "";
         if (get(CLASSES) != null) {
-            b.append("  rewritten:         ").append(get(CLASSES)).append(" classes, ").append(or(CALLSITES, "0"))
+            b.append("  rewritten:         ").append(frozen).append(get(CLASSES)).append(" classes, ").append(or(CALLSITES, "0"))
                     .append(" call sites; JDK classes: ").append(or(JDK_CLASSES, "0")).append(", ")
                     .append(or(JDK_CALLSITES, "0")).append(" call sites\n");
         }
@@ -131,7 +144,7 @@ final class TargetStatus {
                     .append(" generated classes (no class file to read) still to be checked and rewritten\n");
         }
         if (get(TSC_REANCHORS) != null) {
-            b.append("  TSC clock:         worst error ").append(get(TSC_WORST)).append(" ns, ").append(get(TSC_REANCHORS))
+            b.append("  TSC clock:         ").append(frozen).append("worst error ").append(get(TSC_WORST)).append(" ns, ").append(get(TSC_REANCHORS))
                     .append(" re-anchors, last rate change ").append(or(TSC_RATE, "?")).append(" ppm\n");
         }
         if (get(FALLBACK) != null) {
@@ -146,9 +159,10 @@ final class TargetStatus {
         m.put("jdk", system.getProperty("java.runtime.version", system.getProperty("java.version")));
         m.put("main", mainCommand());
         m.put("loaded", loaded());
+        boolean detached = detached();
         for (String key : PUBLISHED) {
             String v = p.getProperty(key);
-            if (v != null) {
+            if (v != null && !(detached && TSC_FIGURES.contains(key))) {
                 m.put(key.equals(PENDING) ? "pendingGeneratedClasses" : key.substring("fastclock.".length()), v);
             }
         }

@@ -35,11 +35,16 @@ final class EventStampWorkload implements Workload {
 
     @Override
     public String detail(List<Worker> workers) {
+        return "stamps earlier than the previous one: " + backwards(workers);
+    }
+
+    @Override
+    public long backwards(List<Worker> workers) {
         long backwards = 0;
         for (Worker w : workers) {
             backwards += ((Ring) w).backwards;
         }
-        return "stamps earlier than the previous one: " + backwards;
+        return backwards;
     }
 
     static final class Ring implements Worker {

@@ -50,11 +50,16 @@ final class JavaTimeWorkload<T extends Comparable<? super T>> implements Workloa
 
     @Override
     public String detail(List<Worker> workers) {
+        return "stamps earlier than the previous one: " + backwards(workers);
+    }
+
+    @Override
+    public long backwards(List<Worker> workers) {
         long backwards = 0;
         for (Worker w : workers) {
             backwards += ((Ring<?>) w).backwards;
         }
-        return "stamps earlier than the previous one: " + backwards;
+        return backwards;
     }
 
     static final class Ring<T extends Comparable<? super T>> implements Worker {

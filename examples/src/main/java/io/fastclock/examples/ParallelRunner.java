@@ -30,11 +30,14 @@ final class ParallelRunner {
             this.nanos = new long[threads];
         }
 
-        /** Average time one thread spent per operation, in ns. */
+        /** Average time one thread spent per operation, in ns; NaN when a thread finished none (no figure). */
         double nanosPerOp() {
             double sum = 0;
             for (int i = 0; i < threads; i++) {
-                sum += ops[i] == 0 ? 0 : (double) nanos[i] / ops[i];
+                if (ops[i] == 0) {
+                    return Double.NaN;
+                }
+                sum += (double) nanos[i] / ops[i];
             }
             return sum / threads;
         }
@@ -58,7 +61,7 @@ final class ParallelRunner {
         CyclicBarrier start = new CyclicBarrier(threads + 1);
         Thread[] pool = new Thread[threads];
         long[] sinks = new long[threads];
-        phase = WARMUP;
+        phase = warmupSeconds > 0 ? WARMUP : MEASURE;
         for (int t = 0; t < threads; t++) {
             final int index = t;
             pool[t] = new Thread(() -> {
@@ -84,8 +87,10 @@ final class ParallelRunner {
             pool[t].start();
         }
         await(start);
-        sleep(warmupSeconds);
-        phase = MEASURE;
+        if (warmupSeconds > 0) {
+            sleep(warmupSeconds);
+            phase = MEASURE;
+        }
         sleep(seconds);
         phase = STOP;
         long sum = 0;

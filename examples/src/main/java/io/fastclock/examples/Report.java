@@ -9,9 +9,9 @@ final class Report {
 
     private Report() {}
 
-    /** Nanoseconds with one decimal, e.g. "36.4". */
+    /** Nanoseconds with one decimal, e.g. "36.4"; "-" for no figure (NaN). */
     static String nanos(double ns) {
-        return String.format(Locale.ROOT, "%.1f", ns);
+        return Double.isNaN(ns) ? "-" : String.format(Locale.ROOT, "%.1f", ns);
     }
 
     /** A rate with a unit prefix, e.g. "27.5 M/s", "812 k/s", "950 /s". */

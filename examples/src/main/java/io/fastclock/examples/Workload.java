@@ -16,4 +16,9 @@ interface Workload {
 
     /** A one-line summary of what the given workers saw (e.g. slow requests, cache hit rate). */
     String detail(List<Worker> workers);
+
+    /** Stamps the given workers saw earlier than the one before, or -1 where the workload does not check. */
+    default long backwards(List<Worker> workers) {
+        return -1;
+    }
 }

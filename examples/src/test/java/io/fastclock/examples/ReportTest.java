@@ -14,6 +14,7 @@ class ReportTest {
         assertEquals("27.5 M/s", Report.rate(27_500_000));
         assertEquals("1.25 G/s", Report.rate(1.25e9));
         assertEquals("36.4", Report.nanos(36.44));
+        assertEquals("-", Report.nanos(Double.NaN), "no figure: a thread finished no operation");
     }
 
     @Test

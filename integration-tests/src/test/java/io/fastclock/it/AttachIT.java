@@ -129,6 +129,7 @@ class AttachIT {
         ForkedJvm.Result attach;
         ForkedJvm.Result detach;
         ForkedJvm.Result status;
+        ForkedJvm.Result statusText;
         try (ForkedJvm.Running app = count.underSimulator(ForkedJvm.on(jdk).withoutAgent(), 0)
                 .classPath(ConcurrentLoadIT.classPathWithAsm())
                 .main(AttachTargetApp.class, "0", first + ":run", second + ":count").start()) {
@@ -139,6 +140,7 @@ class AttachIT {
             app.awaitLine("waiting=2");
             detach = command(jdk, "detach", pid);
             status = command(jdk, "status", pid, "--json");
+            statusText = command(jdk, "status", pid);
             if (jdk.feature == Runtime.version().feature()) {
                 // What an operator meets next: the commands tell the truth about a detached copy.
                 ForkedJvm.Result again = command(jdk, "detach", pid);
@@ -167,6 +169,11 @@ class AttachIT {
         }
         assertEquals(built, json.get("version").asText(), "status shows another version than the jar's\n" + status.stdout);
         assertFalse(status.stdout.contains("being detached"), "the state reads as if the detach were still going on\n" + status.stdout);
+        // The TSC clock ran (mode=on on a TSC host); its figures stopped at the detach and must not read as live.
+        assertTrue(statusText.stdout.contains("TSC clock:         until the detach: worst error"), statusText.toString());
+        assertTrue(statusText.stdout.contains("rewritten:         until the detach: "), statusText.toString());
+        assertFalse(status.stdout.toLowerCase(java.util.Locale.ROOT).contains("reanchor"),
+                "the JSON shows the TSC clock's figures after the detach\n" + status.stdout);
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("true", r.value("finished"), r.toString());
         assertPhasesRan(r, 2, 1);
