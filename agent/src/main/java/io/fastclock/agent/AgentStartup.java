@@ -95,8 +95,13 @@ final class AgentStartup {
         if (epoch != null) {
             InstalledClocks.nanoTimeAdjustment(0); // before any JDK class calls it
         }
+        JdkScope jdkScope = jdkScope(coverage.scope());
+        Set<ClockReplacements.Served> rows = served(coverage.served());
+        if (jdkScope == JdkScope.NONE) {
+            rows.remove(ClockReplacements.Served.EPOCH); // only the JDK's classes read the epoch adjustment
+        }
         ClockTransformer.Scope scope = new ClockTransformer.Scope(new ClassFilter(settings.include(), settings.exclude()),
-                jdkScope(coverage.scope()), ClockReplacements.serving(served(coverage.served())));
+                jdkScope, ClockReplacements.serving(rows));
         Takeover takeover = Takeover.at(inst, runtime, scope, settings.log() == Settings.Log.QUIET,
                 log.debugEnabled() ? new DebugListener(log) : new FirstFailureReporter(log));
         ClockTransformer transformer = takeover.transformer();
@@ -138,16 +143,10 @@ final class AgentStartup {
                         + (jdkStats.callSites() - jdkSitesBefore) + " call sites), the others as they load")
                 + "; " + asTheyLoaded + appRetransformed + " of " + loadedBefore + " classes loaded before the agent rewritten"
                 + note;
-        // Said, then published, fastclock.active last: whoever sees the verdict (with start=background,
-        // the application itself) finds the start line written and L set, even if the JVM ends right after.
+        // Said, recorded, then published, fastclock.active last: whoever sees the verdict (with
+        // start=background, the application itself) finds the start line written, the JFR events
+        // committed to a running recording and L set, even if the JVM ends right after.
         log.info(startLine);
-        LiveAgentState.millisLag(statedLagMs(decision));
-        LiveAgentState.active(startLine, decision.millis().backend(), decision.nanos().backend(),
-                epoch != null && jdk != JdkSetting.NONE ? epoch.name() : BackendNames.SYSTEM, stats, jdkStats, tsc);
-        if (lagChecked != null) {
-            startLagWatch(lagChecked, probe, decision, log);
-        }
-        Confirmation.scheduleIfNeeded(decision, probe, tsc, lagChecked, log);
         Telemetry.started(settings, ActivationFactsOf.decision(how.methodName(), startLine, probed, settings), AgentState.READER);
         Telemetry.retransformed((int) (appRetransformed + jdkRetransformed),
                 (int) (stats.callSites() + jdkStats.callSites() - sitesBefore), early.elapsedNanos);
@@ -176,6 +175,13 @@ final class AgentStartup {
             Runtime.getRuntime().addShutdownHook(new Thread(
                     () -> log.debug("totals: " + stats + "; JDK classes: " + jdkStats), "fastclock-exit-report"));
         }
+        LiveAgentState.millisLag(statedLagMs(decision));
+        LiveAgentState.active(startLine, decision.millis().backend(), decision.nanos().backend(),
+                epoch != null && jdk != JdkSetting.NONE ? epoch.name() : BackendNames.SYSTEM, stats, jdkStats, tsc);
+        if (lagChecked != null) {
+            startLagWatch(lagChecked, probe, decision, log);
+        }
+        Confirmation.scheduleIfNeeded(decision, probe, tsc, lagChecked, log);
     }
 
     /** The runtime's name for the JDK classes the decision changes. */

@@ -48,7 +48,7 @@ final class BootRuntime {
         "io.fastclock.rewrite.ClockTransformer$Scope",
         "io.fastclock.boot.BootLog", "io.fastclock.boot.JdkEpoch", "io.fastclock.boot.ClockRegistry", "io.fastclock.boot.InstalledClocks",
         "io.fastclock.boot.ClockSwitch", "io.fastclock.boot.ReadsRuntime", "io.fastclock.boot.RuntimeAccess",
-        "io.fastclock.boot.EarlyStart", "io.fastclock.boot.EarlyStart$LineTo",
+        "io.fastclock.boot.EarlyStart", "io.fastclock.boot.EarlyStart$LineTo", "io.fastclock.boot.EarlyStart$DebugLines",
     };
 
     private BootRuntime() {}

@@ -119,10 +119,10 @@ public final class FastclockAgent {
                 if (settings.log() != Settings.Log.QUIET) {
                     System.err.println(OneLine.escape(fastHere));
                 }
-                inactive(fastHere, inst, new AgentLog(settings.log()));
-                Telemetry.started(settings, ActivationFacts.inactive(how.methodName(), OneLine.withoutPrefix(fastHere),
+                inactive(fastHere, inst, new AgentLog(settings.log()), settings, ActivationFacts.inactive(how.methodName(),
+                        OneLine.withoutPrefix(fastHere),
                         new MachineReader(settings.sysfsRoot(), settings.procfsRoot()).readCurrentClocksource(new ArrayList<>()),
-                        settings.thresholdNs()), AgentState.READER);
+                        settings.thresholdNs()));
                 return;
             }
             int loadedBefore = classesLoadedBeforeTheAgent(loaded);
@@ -183,8 +183,7 @@ public final class FastclockAgent {
             // Inactive: nothing stays rewritten (what premain rewrote gets its own bytes back).
             String line = decision.summary() + probed.nativeNote() + note;
             log.info(line);
-            inactive(line, inst, log);
-            Telemetry.started(settings, ActivationFactsOf.decision(how.methodName(), line, probed, settings), AgentState.READER);
+            inactive(line, inst, log, settings, ActivationFactsOf.decision(how.methodName(), line, probed, settings));
             return;
         }
         AgentStartup.start(settings, inst, probed, log, loadedBefore, how, takeOver, note, runtime(inst));
@@ -192,13 +191,23 @@ public final class FastclockAgent {
 
     /**
      * An inactive verdict: published, and whatever premain's transformer rewrote meanwhile given its
-     * own bytes back (FastClock served it the JDK's clocks until now).
+     * own bytes back (FastClock served it the JDK's clocks until now). Recorded before it is
+     * published, as an active one is (AgentStartup).
      */
-    private static void inactive(String line, Instrumentation inst, AgentLog log) {
-        AgentState.inactive(line);
+    private static void inactive(String line, Instrumentation inst, AgentLog log, Settings settings, ActivationFacts facts) {
         if (runtime != null) {
             Takeover.undo(inst, log);
         }
+        Telemetry.started(settings, facts, AgentState.READER);
+        AgentState.inactive(line);
+    }
+
+    /** An inactive verdict with nothing to record (off, or settings that could not be read). */
+    private static void inactive(String line, Instrumentation inst, AgentLog log) {
+        if (runtime != null) {
+            Takeover.undo(inst, log);
+        }
+        AgentState.inactive(line);
     }
 
     /** The boot runtime: premain's, or defined now. */

@@ -111,7 +111,9 @@ final class EntryStart implements Function<Object[], Object> {
                 }
             }
         }
-        if (settings.background()) {
+        // A bad setting, or mode=off, is not early: the module only says so, and says it before main
+        // (a short program would end before a background thread spoke).
+        if (settings.background() && settings.early()) {
             BackgroundStart.start(args, inst, properties, jar);
         } else {
             // null: at start=wait the module reads the system properties itself, before main

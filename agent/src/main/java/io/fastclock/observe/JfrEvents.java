@@ -12,7 +12,7 @@ import jdk.jfr.FlightRecorder;
  * makes JFR read its metadata (on JDK 17 about 300 classes and 100-200 ms at start-up, measured),
  * and {@code FlightRecorder.addListener} alone loads some 40 classes. So the only call made in a
  * JVM that never records is {@link FlightRecorder#isInitialized()}, a field read: at start-up, and
- * once a second from the observe watcher. Once JFR is up (-XX:StartFlightRecording, or
+ * from the observe watcher (every 10 ms for its first 10 s, then once a second). Once JFR is up (-XX:StartFlightRecording, or
  * {@code jcmd JFR.start} later), {@link #recorderUp()} commits the activation and adds the periodic
  * events; the fallback and retransform events are committed only when JFR is up.
  */

@@ -11,8 +11,8 @@ import javax.management.ObjectName;
  * java.management module is in the boot layer.
  *
  * <p>fastclock never creates the platform MBean server on its own (that costs tens of ms and
- * several MB at start-up): with {@code jmx=auto} the {@link ObserveWatcher} looks, once a second,
- * whether the application (or a management agent, or JConsole attaching) has created it, with
+ * several MB at start-up): with {@code jmx=auto} the {@link ObserveWatcher} looks (every 10 ms for
+ * its first 10 s, then once a second) whether the application (or a management agent, or JConsole attaching) has created it, with
  * {@link MBeanServerFactory#findMBeanServer}, which lists the servers that exist without creating
  * one, and registers there. {@code jmx=on} creates the server at start-up.
  */

@@ -37,7 +37,7 @@ class BackgroundStartIT {
         HostMachine.assumeTscClock("nanoTime on the TSC clock after the verdict");
         SlowReadCount count = SlowReadCount.create();
         // No setting at all: deciding in the background is the default.
-        ForkedJvm.Result r = count.underSimulator(ForkedJvm.on(jdk).defaultStart(), 0)
+        ForkedJvm.Result r = count.underSimulator(ForkedJvm.on(jdk), 0)
                 .main(BackgroundSwitchApp.class, "2", "500", "30").run();
         SlowReadCount.Counts counts = count.read();
         System.out.println("[BackgroundStartIT] " + jdk + ": " + r.stdout.replace('\n', ' ') + counts);

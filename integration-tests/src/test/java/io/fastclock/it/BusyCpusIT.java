@@ -28,8 +28,9 @@ class BusyCpusIT {
 
     private static ForkedJvm stalledChecks(Jdk jdk) {
         HostMachine.assumeTscCpu("a TSC check cut short by busy CPUs");
-        return ForkedJvm.on(jdk).agentArgs("mode=on,library=" + ForkedJvm.faultLibrary("stallcpu") + ","
-                + Fixtures.settings(Fixtures.machine("tsc")));
+        // The undecided line is start=wait's (activation.busy): with start=background only the start line tells.
+        return ForkedJvm.on(jdk).startWait("the undecided line before main is start=wait's")
+                .agentArgs("mode=on,library=" + ForkedJvm.faultLibrary("stallcpu") + "," + Fixtures.settings(Fixtures.machine("tsc")));
     }
 
     private static String startLine(ForkedJvm.Result r) {
@@ -109,7 +110,7 @@ class BusyCpusIT {
     void aCompiledTimingCutShortBesideSlowSystemClocksTakesTheTscAtOnceAndConfirmsItLater(Jdk jdk) throws Exception {
         HostMachine.assumeTscClock("the TSC clock taken unconfirmed");
         SlowReadCount count = SlowReadCount.create();
-        ForkedJvm.Result r = count.underSimulator(ForkedJvm.on(jdk).defaultStart(), 500)
+        ForkedJvm.Result r = count.underSimulator(ForkedJvm.on(jdk), 500)
                 .agentArgs("log=debug,library=" + ForkedJvm.faultLibrary("busystart"))
                 .main(BackgroundSwitchApp.class, "1", "3000", "30").run();
         SlowReadCount.Counts counts = count.read();

@@ -37,7 +37,7 @@ class FirstReadIT {
     void everyShapeOfReadStartedBeforeTheVerdictIsServedAfterIt(Jdk jdk) throws Exception {
         HostMachine.assumeTscClock("both clocks on the TSC clock after the verdict");
         SlowReadCount count = SlowReadCount.create();
-        ForkedJvm.Result r = count.underSimulator(ForkedJvm.on(jdk).defaultStart(), 0)
+        ForkedJvm.Result r = count.underSimulator(ForkedJvm.on(jdk), 0)
                 .main(FirstReadApp.class, Integer.toString(WINDOW), "30").run();
         SlowReadCount.Counts counts = count.read();
         System.out.println("[FirstReadIT] " + jdk + ": " + r.stdout.replace('\n', ' ') + counts);
@@ -55,7 +55,7 @@ class FirstReadIT {
         HostMachine.assumeTscClock("both clocks on the TSC clock after the verdict");
         for (int run = 0; run < 2; run++) {
             SlowReadCount count = SlowReadCount.create();
-            ForkedJvm.Result r = count.underSimulator(ForkedJvm.on(Jdk.current()).defaultStart(), 500)
+            ForkedJvm.Result r = count.underSimulator(ForkedJvm.on(Jdk.current()), 500)
                     .env("SLOWCLOCK_SERIALIZE", "1")
                     .main(FirstReadApp.class, Integer.toString(WINDOW), "30", Integer.toString(threads)).run();
             SlowReadCount.Counts counts = count.read();

@@ -1,5 +1,6 @@
 package io.fastclock.it;
 
+import io.fastclock.it.apps.AgentVerdict;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,12 +27,13 @@ public final class ForkedJvm {
     private Path jar;
     private boolean modular;
     /**
-     * Whether the JVM gets FASTCLOCK_START=wait: most ITs check or count what a program reads from its
-     * first instruction, which the default, start=background, leaves to the system clocks until the
-     * verdict. The environment is the lowest precedence, so a start= in the agent argument or
-     * -Dfastclock.start still wins; {@link #defaultStart} leaves the default alone.
+     * Why the JVM gets FASTCLOCK_START=wait, or null: the suite forks JVMs at the product's default
+     * (start=background), and a test that needs the verdict before main names it with its reason
+     * ({@link #startWait}). The environment is the lowest precedence, so a start= in the agent
+     * argument or -Dfastclock.start still wins.
      */
-    private boolean startWait = true;
+    private String startWaitReason;
+    private boolean agentAtStart;
 
     private ForkedJvm(Jdk jdk) {
         this.jdk = jdk;
@@ -111,17 +113,36 @@ public final class ForkedJvm {
         return this;
     }
 
-    /** No FASTCLOCK_START=wait: the agent starts as it does for a user who names nothing. */
-    public ForkedJvm defaultStart() {
-        this.startWait = false;
+    /**
+     * FASTCLOCK_START=wait: the verdict before main, where the test needs it there.
+     *
+     * @param reason why this test cannot run at the default (kept in the command's description)
+     */
+    public ForkedJvm startWait(String reason) {
+        if (reason == null || reason.trim().isEmpty()) {
+            throw new IllegalArgumentException("start=wait needs its reason");
+        }
+        this.startWaitReason = reason;
         return this;
     }
 
     private void putEnvironment(ProcessBuilder pb) {
-        if (startWait) { // also where the test gives -javaagent itself, or attaches later
+        if (startWaitReason != null) { // also where the test gives -javaagent itself, or attaches later
             pb.environment().put("FASTCLOCK_START", "wait");
         }
+        if (agent || agentAtStart) {
+            pb.environment().put(AgentVerdict.ENV, "1");
+        }
         pb.environment().putAll(env);
+    }
+
+    /**
+     * The test gives the agent at start itself (a -javaagent of its own among the JVM arguments, or
+     * JAVA_TOOL_OPTIONS): the program waits for its verdict as with {@link #on}'s agent ({@link AgentVerdict}).
+     */
+    public ForkedJvm agentGivenByTheTest() {
+        this.agentAtStart = true;
+        return this;
     }
 
     public ForkedJvm withoutAgent() {
@@ -408,6 +429,19 @@ public final class ForkedJvm {
                 }
             }
             return lines;
+        }
+
+        /**
+         * The agent's start line (active or inactive): the first of its lines but where log=debug lists,
+         * before it, the classes rewritten as they loaded since premain.
+         */
+        public String startLine() {
+            for (String line : agentLines()) {
+                if (line.startsWith("fastclock: active:") || line.startsWith("fastclock: inactive:")) {
+                    return line;
+                }
+            }
+            throw new AssertionError("no start line\n" + this);
         }
 
         @Override

@@ -455,7 +455,7 @@ class HostileEnvironmentIT {
     void anotherTransformingAgentAndFastclockBothSeeTheClasses(Jdk jdk, String order) throws Exception {
         String fastclock = "-javaagent:" + ForkedJvm.agentJar() + "=mode=on,log=debug";
         String other = "-javaagent:" + otherAgentJar();
-        ForkedJvm jvm = ForkedJvm.on(jdk).withoutAgent().classPath(ConcurrentLoadIT.classPathWithAsm());
+        ForkedJvm jvm = ForkedJvm.on(jdk).withoutAgent().agentGivenByTheTest().classPath(ConcurrentLoadIT.classPathWithAsm());
         if (order.equals("fastclock-first")) {
             jvm.jvmArg(fastclock, other);
         } else {

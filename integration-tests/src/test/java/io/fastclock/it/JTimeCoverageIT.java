@@ -106,7 +106,7 @@ class JTimeCoverageIT {
         HostMachine.assumeTscClock("java.time on fastclock (only a TSC clock serves it)");
         String early = "-javaagent:" + AgentJars.premainJar(temp, EarlyTimeAgent.class);
         String fastclock = "-javaagent:" + ForkedJvm.agentJar();
-        ForkedJvm.Result r = run(jdk, ForkedJvm.on(jdk).withoutAgent().jvmArg(early, fastclock), SlowReadCount.create());
+        ForkedJvm.Result r = run(jdk, ForkedJvm.on(jdk).withoutAgent().agentGivenByTheTest().jvmArg(early, fastclock), SlowReadCount.create());
         Map<String, Long> counts = counts(r);
         System.out.println("[JTimeCoverageIT] " + jdk + " java.time used before fastclock, slow reads per " + OPS
                 + " ops: " + counts + "; " + r.agentLines().get(0));
@@ -134,7 +134,7 @@ class JTimeCoverageIT {
         String[] warnings = {"-Xlog:disable", "-Xlog:all=warning:stderr:level,tags"};
         ForkedJvm.Result alone = AgentJars.withJna(ForkedJvm.on(jdk).withoutAgent().jvmArg(early).jvmArg(warnings), jdk)
                 .slowClocksource(0).main(JTimeCoverageApp.class, "100", "both").run();
-        ForkedJvm.Result fast = AgentJars.withJna(ForkedJvm.on(jdk).withoutAgent()
+        ForkedJvm.Result fast = AgentJars.withJna(ForkedJvm.on(jdk).withoutAgent().agentGivenByTheTest()
                 .jvmArg(early, "-javaagent:" + ForkedJvm.agentJar()).jvmArg(warnings), jdk)
                 .slowClocksource(0).main(JTimeCoverageApp.class, "100", "both").run();
         assertEquals(0, alone.exitCode, alone.toString());

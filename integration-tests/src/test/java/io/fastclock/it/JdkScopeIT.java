@@ -59,7 +59,7 @@ class JdkScopeIT {
     void jdkAllPutsTimedWaitsOnFastclockAndTheyStillWaitLongEnough(Jdk jdk) throws Exception {
         ForkedJvm.Result time = timedWaits(jdk, "time");
         ForkedJvm.Result all = timedWaits(jdk, "all");
-        assertTrue(all.agentLines().get(0).contains("(jdk=all): "), all.toString());
+        assertTrue(all.startLine().contains("(jdk=all): "), all.toString());
         for (String workload : new String[] {"schedule", "poll"}) {
             long slowTime = time.longValue(workload + ".slowReads");
             long slowAll = all.longValue(workload + ".slowReads");
@@ -84,7 +84,7 @@ class JdkScopeIT {
                 counts.put(k, Long.parseLong(v));
             }
         });
-        System.out.println("[JdkScopeIT] " + jdk + " " + agentArgs + ": " + r.agentLines().get(0) + " " + counts);
+        System.out.println("[JdkScopeIT] " + jdk + " " + agentArgs + ": " + r.startLine() + " " + counts);
         assertEquals(r.longValue("entryPoints"), counts.size(), r.toString());
         counts.forEach((k, n) -> assertTrue(n >= OPS, k + " was moved off the slow clock (" + n + " reads)\n" + r));
         for (String line : r.agentLines()) {
@@ -97,8 +97,8 @@ class JdkScopeIT {
     @MethodSource("jdks")
     void jdkNoneChangesNoJdkClass(Jdk jdk) throws Exception {
         ForkedJvm.Result r = javaTimeStaysSlow(jdk, "jdk=none,log=debug");
-        assertTrue(r.agentLines().get(0).startsWith("fastclock: active: "), r.toString());
-        assertTrue(r.agentLines().get(0).contains("no JDK class changed (jdk=none)"), r.toString());
+        assertTrue(r.startLine().startsWith("fastclock: active: "), r.toString());
+        assertTrue(r.startLine().contains("no JDK class changed (jdk=none)"), r.toString());
         HostMachine.assertActiveBackends(r.value("backends"), r);
         assertTrue(r.stderr.contains("JDK classes: scanned=0 parsed=0 rewritten=0 callSites=0"), r.toString());
     }
@@ -117,7 +117,7 @@ class JdkScopeIT {
         // simulated clocks cost, so that auto stays out on any host (an hpet host's clocksource alone
         // would make it active).
         ForkedJvm.Result r = javaTimeStaysSlow(jdk, Fixtures.fastMachine() + ",log=debug");
-        assertTrue(r.agentLines().get(0).startsWith("fastclock: inactive: "), r.toString());
+        assertTrue(r.startLine().startsWith("fastclock: inactive: "), r.toString());
         assertFalse(r.stderr.contains("rewrote"), r.toString());
     }
 }

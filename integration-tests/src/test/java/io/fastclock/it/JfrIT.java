@@ -11,6 +11,7 @@ import io.fastclock.it.apps.DemotionApp;
 import io.fastclock.it.apps.JfrHealthApp;
 import io.fastclock.it.apps.LateRecordingApp;
 import io.fastclock.it.apps.ObserveApp;
+import io.fastclock.it.apps.ShortProgramApp;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -184,6 +185,32 @@ class JfrIT {
         assertTrue(late <= lateAfter, "more late extensions in the event than the clock counted later\n" + health + r);
         assertTrue(worst <= worstAfter, "a worse offset in the event than the clock's worst later\n" + health + r);
         assertTrue(worstAfter < 2_000_000L, "past the fallback bound, yet no fallback\n" + r);
+    }
+
+    /**
+     * At the defaults, a program of about a second recorded from the command line: the verdict comes
+     * while it runs, and its Activation and Retransform events are committed then (a recording is
+     * running), not at the observer's next look; the program returns from main as soon as it has
+     * seen the verdict (issue 34: on 26aadc6 the recording held no fastclock event, 3 runs of 3).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aOneSecondProgramAtTheDefaultsHasItsActivationInACommandLineRecording(Jdk jdk) throws Exception {
+        HostMachine.assumeTscClock("an active verdict for the event to carry");
+        Path rec = temp.resolve("short.jfr");
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).jvmArg(recordTo(rec))
+                .main(ShortProgramApp.class, "1000").run();
+        assertEquals(0, r.exitCode, r.toString());
+        // JFR's own start-up runs before main (0.7 s here): the verdict may come before main or after it.
+        assertTrue(r.value("verdict").startsWith("true"), "no active verdict while the program ran\n" + r);
+        assertTrue(r.agentLines().get(0).endsWith("; decided in the background"), "not the default start\n" + r);
+        String printed = jfrPrint(jdk, "fastclock.Activation,fastclock.Retransform", rec);
+        List<JsonNode> activation = events(printed, "fastclock.Activation");
+        assertEquals(1, activation.size(), printed + r);
+        assertEquals("true", field(activation.get(0), "active"), printed);
+        assertTrue(r.agentLines().get(0).endsWith(field(activation.get(0), "reason")), "the event's reason is the start line\n"
+                + printed + r);
+        assertEquals(1, events(printed, "fastclock.Retransform").size(), printed + r);
     }
 
     /** JFR started after the agent (as jcmd JFR.start does): the watcher notices, the activation and health follow. */

@@ -138,6 +138,7 @@ class JnaFallbackIT {
     /** Asks the application's class loader for JNA and for the adapter. */
     public static final class JnaVisibility {
         public static void main(String[] args) {
+            io.fastclock.it.apps.AgentVerdict.await();
             System.out.println("backends=" + io.fastclock.it.apps.ReferenceClocks.backends().replace(' ', ','));
             System.out.println("jnaVisible=" + visible("com.sun.jna.Native"));
             System.out.println("adapterVisible=" + visible("io.fastclock.jna.JnaCoarseMillis"));

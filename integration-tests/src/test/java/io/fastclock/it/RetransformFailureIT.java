@@ -41,7 +41,7 @@ class RetransformFailureIT {
         String breaking = "-javaagent:" + AgentJars.premainJar(temp, BreakingRetransformAgent.class);
         String fastclock = "-javaagent:" + ForkedJvm.agentJar();
         SlowReadCount count = SlowReadCount.create();
-        ForkedJvm jvm = AgentJars.withJna(ForkedJvm.on(jdk).withoutAgent().jvmArg(breaking, fastclock), jdk);
+        ForkedJvm jvm = AgentJars.withJna(ForkedJvm.on(jdk).withoutAgent().agentGivenByTheTest().jvmArg(breaking, fastclock), jdk);
         ForkedJvm.Result r = count.underSimulator(jvm, 0).main(JTimeCoverageApp.class, Integer.toString(OPS), "app").run();
         count.read();
         System.out.println("[RetransformFailureIT] " + jdk + ": " + String.join(" | ", r.agentLines()) + " "

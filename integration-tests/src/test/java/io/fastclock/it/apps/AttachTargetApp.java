@@ -33,6 +33,7 @@ public final class AttachTargetApp {
     private static long sink;
 
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         int loaderThreads = Integer.parseInt(args[0]);
         AtomicLong backwards = new AtomicLong();
         AtomicLong millisAheadMax = new AtomicLong(Long.MIN_VALUE);

@@ -15,6 +15,7 @@ package io.fastclock.it.apps;
  */
 public final class CoarseLagApp {
     public static void main(String[] args) {
+        AgentVerdict.await();
         long runNanos = Long.parseLong(args[0]) * 1_000_000L;
         long startLagMs = publishedLagMs();
         long lagMs = startLagMs;

@@ -33,6 +33,7 @@ public final class ConcurrentLoadApp {
             Type.getInternalName(LambdaMetafactory.class), "metafactory", METAFACTORY_DESC, false);
 
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         int classes = Integer.parseInt(args[0]);
         int loaderThreads = Integer.parseInt(args[1]);
         int clockThreads = Integer.parseInt(args[2]);

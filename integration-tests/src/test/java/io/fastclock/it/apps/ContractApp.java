@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ContractApp {
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 1.5;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 4;
         long runNanos = (long) (seconds * 1e9);

@@ -9,6 +9,7 @@ import java.util.function.LongSupplier;
  */
 public final class CoverageApp {
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         check("plain", PlainCalls.read());
         check("constructor", new ConstructorCalls().value);
         check("staticInit", StaticInitCalls.VALUE);

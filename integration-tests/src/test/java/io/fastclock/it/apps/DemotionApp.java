@@ -54,6 +54,7 @@ public final class DemotionApp {
     static long settleNanos = 1_000_000L;
 
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         Path available = args[0].equals("-") ? null : Paths.get(args[0]);
         int threadCount = Integer.parseInt(args[1]);
         if (args.length > 2) {

@@ -26,6 +26,7 @@ public final class EpochContractApp {
     static final long TOLERANCE_NS = 1_000_000L;
 
     public static void main(String[] args) {
+        AgentVerdict.await();
         int reads = Integer.parseInt(args[0]);
         double stepSeconds = Double.parseDouble(args[1]);
         System.out.println("epoch=" + JTimeCoverageApp.epochBackend());

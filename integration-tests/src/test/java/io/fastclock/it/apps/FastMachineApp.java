@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
  */
 public final class FastMachineApp {
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         System.out.println("activeAtMain=" + System.getProperty("fastclock.active"));
         System.out.println("waiting=1");
         Path trigger = Paths.get(args[0]);

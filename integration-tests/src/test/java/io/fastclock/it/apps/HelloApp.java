@@ -3,6 +3,7 @@ package io.fastclock.it.apps;
 /** The smallest host application: it must always run, whatever the agent thinks of its settings. */
 public final class HelloApp {
     public static void main(String[] args) {
+        AgentVerdict.await();
         long millis = System.currentTimeMillis();
         long nanos = System.nanoTime();
         long reference = ReferenceClocks.millis();

@@ -19,6 +19,7 @@ import java.time.Instant;
  */
 public final class InstantReseedApp {
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         int reads = Integer.parseInt(args[0]);
         long lagMs = Long.parseLong(args[1]);
         Offset offset = Offset.find();

@@ -37,6 +37,7 @@ public final class JTimeCoverageApp {
     private static long checkedAgainstTheKernel;
 
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         int ops = Integer.parseInt(args[0]);
         String where = args.length > 1 ? args[1] : "both";
         // "stated": the L the agent stated at start (its informational mirror), so that the check uses this run's L.

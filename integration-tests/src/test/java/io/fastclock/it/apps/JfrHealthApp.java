@@ -17,6 +17,7 @@ import java.nio.file.Paths;
  */
 public final class JfrHealthApp {
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
         System.out.println("agentJfr=" + (JfrWaits.awaitAgentEventsUp() ? "up" : "timeout"));
         System.out.println("stoppedRecordings=" + JfrWaits.stopRunningRecordings());

@@ -14,6 +14,7 @@ import jdk.jfr.Recording;
  */
 public final class LateRecordingApp {
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
         long sink = spin(700);
         try (Recording recording = new Recording()) {

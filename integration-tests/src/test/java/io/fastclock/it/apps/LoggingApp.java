@@ -34,6 +34,7 @@ public final class LoggingApp {
     static final int WARM_UP = 5_000;
 
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         int events = Integer.parseInt(args[0]);
         int checked = Integer.parseInt(args[1]);
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));

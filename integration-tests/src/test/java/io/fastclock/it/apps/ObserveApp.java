@@ -33,6 +33,7 @@ public final class ObserveApp {
     private static long sink;
 
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         boolean platform = false;
         boolean mbean = false;
         boolean fake = false;

@@ -3,6 +3,7 @@ package io.fastclock.it.apps;
 /** Runs with fastclock and OtherAgent attached: both transformed it, and its clocks still work. */
 public final class OtherAgentApp {
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         long millis = System.currentTimeMillis();
         long previous = System.nanoTime();
         long backwards = 0;

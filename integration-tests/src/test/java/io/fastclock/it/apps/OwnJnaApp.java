@@ -11,6 +11,7 @@ public final class OwnJnaApp {
     }
 
     public static void main(String[] args) {
+        AgentVerdict.await();
         CLib c = Native.load(Platform.C_LIBRARY_NAME, CLib.class);
         System.out.println("ownJnaPid=" + c.getpid());
         System.out.println("javaPid=" + ProcessHandle.current().pid());

@@ -18,6 +18,7 @@ import java.security.ProtectionDomain;
 @SuppressWarnings("removal")
 public final class SecurityManagerApp {
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 2;
         CodeSource mine = SecurityManagerApp.class.getProtectionDomain().getCodeSource();
         boolean permissive = args.length > 1 && args[1].equals("permissive");

@@ -8,6 +8,7 @@ public final class SlowReadCountApp {
     private static long sink;
 
     public static void main(String[] args) {
+        AgentVerdict.await();
         int reads = Integer.parseInt(args[0]);
         for (int i = 0; i < 20_000; i++) {
             readNanos();

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class TimedWaitApp {
     public static void main(String[] args) throws Exception {
+        AgentVerdict.await();
         int ops = Integer.parseInt(args[0]);
         long delayNs = Long.parseLong(args[1]) * 1000L;
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));

@@ -1,5 +1,7 @@
 package io.fastclock.it.apps.theft;
 
+import io.fastclock.it.apps.AgentVerdict;
+
 /**
  * Holds a class named like fastclock's runtime, {@code io.fastclock.runtime.FastClock} ({@link
  * ShadowFastClock} renamed), in its own class loader before fastclock's rewritten call sites could
@@ -30,6 +32,8 @@ public final class ShadowRuntimeApp {
         System.out.println("shadowInAppLoader=" + (Class.forName(FAST_CLOCK, false, mine).getClassLoader() == mine));
         if (variant.equals("background")) {
             Loot.awaitBackgroundStart();
+        } else if (variant.equals("seed")) {
+            AgentVerdict.await();
         } else if (variant.equals("attach")) {
             Loot.awaitTrigger(args[1]);
         }

@@ -1,5 +1,7 @@
 package io.fastclock.it.apps.theft;
 
+import io.fastclock.it.apps.AgentVerdict;
+
 /**
  * Reports whether a fake {@code io.fastclock.entry.PrivateModule} was handed the Instrumentation. Args:
  * {@code javaagent} (the fake is on the class path ahead of fastclock.jar; the agent started before main),
@@ -14,6 +16,7 @@ public final class SplitPackageApp {
             Loot.define("io.fastclock.entry.AgentEntry", Loot.read(args[1], "io/fastclock/entry/PrivateModule"));
             Loot.awaitTrigger(args[2]);
         }
+        AgentVerdict.await();
         Loot.report();
         System.out.println("done=1");
     }
