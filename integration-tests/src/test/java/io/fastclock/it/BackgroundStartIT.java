@@ -121,7 +121,7 @@ class BackgroundStartIT {
     void aJvmThatEndsBeforeTheVerdictEndsAsWithoutTheAgent(Jdk jdk) throws Exception {
         ForkedJvm.Result without = ForkedJvm.on(jdk).slowClocksource(0).withoutAgent().main(HelloApp.class).run();
         // Given as a system property this time: the entry reads the key from every source.
-        ForkedJvm.Result with = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("log=debug")
+        ForkedJvm.Result with = ForkedJvm.on(jdk).slowClocksource(0).agentArgs("log=debug").programEndsFirst()
                 .jvmArg("-Dfastclock.start=background").main(HelloApp.class).run();
         System.out.println("[BackgroundStartIT] " + jdk + " hello: " + with.stdout.replace('\n', ' ') + "| stderr: "
                 + with.stderr.replace('\n', ' '));

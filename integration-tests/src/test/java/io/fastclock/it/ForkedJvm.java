@@ -34,6 +34,7 @@ public final class ForkedJvm {
      */
     private String startWaitReason;
     private boolean agentAtStart;
+    private boolean endsFirst;
 
     private ForkedJvm(Jdk jdk) {
         this.jdk = jdk;
@@ -130,7 +131,7 @@ public final class ForkedJvm {
         if (startWaitReason != null) { // also where the test gives -javaagent itself, or attaches later
             pb.environment().put("FASTCLOCK_START", "wait");
         }
-        if (agent || agentAtStart) {
+        if ((agent || agentAtStart) && !endsFirst) {
             pb.environment().put(AgentVerdict.ENV, "1");
         }
         pb.environment().putAll(env);
@@ -142,6 +143,12 @@ public final class ForkedJvm {
      */
     public ForkedJvm agentGivenByTheTest() {
         this.agentAtStart = true;
+        return this;
+    }
+
+    /** The program does not wait for the verdict ({@link AgentVerdict}): a test of a JVM that may end before it. */
+    public ForkedJvm programEndsFirst() {
+        this.endsFirst = true;
         return this;
     }
 

@@ -42,13 +42,22 @@ class IsolationIT {
     static final String BACKGROUND = "mode=on,start=background";
     /** Plain settings on a machine whose system clocks are fast: the entry answers, and defines no module. */
     static final String FAST_MACHINE = "fast machine";
+    /** JNA loaded and serving currentTimeMillis: issue 35's second door. */
+    static final String JNA = "millis=jna-coarse";
+    /** A case run on a hardened JDK 25 too (Jdk.hardenedFlags). */
+    static final String HARDENED = " (hardened)";
 
     static List<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
         for (Jdk jdk : Jdk.all()) {
             for (String how : new String[] {"mode=on", "mode=on,jmx=on", "defaults", FAST_MACHINE, "simulator",
-                "millis=system,nanos=system", "library=/nonexistent/libfastclock.so", "attach", BACKGROUND}) {
+                "millis=system,nanos=system", "library=/nonexistent/libfastclock.so", JNA, "attach", BACKGROUND}) {
                 out.add(Arguments.of(jdk, how));
+            }
+            if (!jdk.hardenedFlags().isEmpty()) {
+                for (String how : new String[] {"mode=on", "simulator", JNA}) {
+                    out.add(Arguments.of(jdk, how + HARDENED));
+                }
             }
         }
         return out;
@@ -96,6 +105,10 @@ class IsolationIT {
             }
         } else {
             ForkedJvm jvm = ForkedJvm.on(jdk).jvmArg(probe);
+            if (how.endsWith(HARDENED)) {
+                jvm.jvmArg(jdk.hardenedFlags().toArray(new String[0]));
+                how = how.substring(0, how.length() - HARDENED.length());
+            }
             if (how.equals("simulator")) {
                 jvm.slowClocksource(0);
             } else if (how.equals(FAST_MACHINE)) {
@@ -118,6 +131,10 @@ class IsolationIT {
         assertEquals("0", with.value("agentClassesLoadableFromClassPath"), context);
         assertEquals("0", with.value("staticFieldsReadable"), context);
         assertEquals("0", with.value("instrumentationFound"), context);
+        // Issue 35: no Lookup into any class of fastclock's; no JNA class from a thread, no JNA call at all.
+        assertEquals("0", with.value("privateLookups"), "a full-privilege Lookup into fastclock\n" + context);
+        assertEquals("0", with.value("jnaFoundFromThreads"), "JNA's loader from a thread\n" + context);
+        assertEquals("0", with.value("jnaCalls"), "JNA callable by the application\n" + context);
         // 3. Every entry point called with a null or fake Instrumentation did nothing: each call threw or
         //    said it was refused, the agent is still there (below), never detached, never started twice,
         //    and the commands never ran (they would have exited before done=1).
@@ -145,6 +162,9 @@ class IsolationIT {
         assertEquals("none", with.value("clockChanged").replace("none(no runtime)", "none"), context);
         assertTrue(with.longValue("nanoTimeOutsideItsReferenceNanos") < 10_000_000L,
                 "a rewritten nanoTime left the JDK's by more than 10 ms\n" + context);
+        if (how.equals(JNA)) {
+            assertTrue(with.stderr.contains("currentTimeMillis -> jna-coarse"), "JNA should serve millis here\n" + context);
+        }
         if (how.startsWith("mode=on") || how.equals("simulator") || how.equals("attach")) {
             assertTrue(with.stderr.contains("fastclock: active"), "the agent should be active here\n" + context);
             assertTrue(with.stderr.contains("refused"), "the entry calls should be refused visibly\n" + context);

@@ -66,6 +66,15 @@ public final class Jdk {
                 Runtime.version().feature(), null);
     }
 
+    /**
+     * The flags of a hardened JDK 25 deployment (native access and sun.misc.Unsafe's memory access
+     * denied, no dynamic agent): what issue 35's doors were shown under. Empty before JDK 25.
+     */
+    public java.util.List<String> hardenedFlags() {
+        return feature >= 25 ? java.util.Arrays.asList("--illegal-native-access=deny",
+                "--sun-misc-unsafe-memory-access=deny", "-XX:-EnableDynamicAgentLoading") : java.util.Collections.emptyList();
+    }
+
     /** The JDK 25 configured for the build, or null (the caller reports the skip). */
     public static Jdk jdk25() {
         String home = System.getProperty("fastclock.jdk25.home", "/usr/lib/jvm/temurin-25-jdk-amd64");

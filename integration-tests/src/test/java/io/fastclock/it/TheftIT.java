@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.it.apps.theft.BackgroundRaceApp;
+import io.fastclock.it.apps.theft.FakeAgentProperties;
 import io.fastclock.it.apps.theft.FakeBackgroundStart;
 import io.fastclock.it.apps.theft.FakeJarModuleReader;
 import io.fastclock.it.apps.theft.FakeLaunch;
@@ -12,6 +13,7 @@ import io.fastclock.it.apps.theft.FakeModuleApp;
 import io.fastclock.it.apps.theft.FakePrivateModule;
 import io.fastclock.it.apps.theft.ForeignClock;
 import io.fastclock.it.apps.theft.ForeignNanosClock;
+import io.fastclock.it.apps.theft.JarSwapApp;
 import io.fastclock.it.apps.theft.RegistryRaceApp;
 import io.fastclock.it.apps.theft.Seed;
 import io.fastclock.it.apps.theft.ShadowFastClock;
@@ -20,11 +22,16 @@ import io.fastclock.it.apps.theft.SplitPackageApp;
 import io.fastclock.it.apps.theft.StandInMillisClock;
 import io.fastclock.it.apps.theft.StandInNanosClock;
 import java.io.File;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,7 +54,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>a shadow io.fastclock.runtime.FastClock (nanoTime 42, currentTimeMillis 0) in the
  *       application's loader before fastclock activates (start=background, attach), or defined next
  *       to a class-path io.fastclock.runtime.Seed after it did;</li>
- *   <li>ClockRegistry.install with the application's own backends, racing start=background.</li>
+ *   <li>ClockRegistry.install with the application's own backends, racing start=background;</li>
+ *   <li>fastclock.jar swapped at main's first instruction for a copy whose entry classes are fakes
+ *       (an application that can write the jar's directory): fastclock read its jar once, before
+ *       premain returned, and defines nothing from the copy.</li>
  * </ol>
  */
 class TheftIT {
@@ -58,6 +68,8 @@ class TheftIT {
     /** Handed the Instrumentation by the start thread, once the entry's helpers are defined. */
     static final String BACKGROUND_START = "io/fastclock/entry/BackgroundStart";
     static final String FAST_CLOCK = "io/fastclock/runtime/FastClock";
+    /** Handed jdk.internal.vm by the entry, to publish a fast host's verdict in the agent properties. */
+    static final String AGENT_PROPERTIES = "io/fastclock/entry/state/JvmAgentProperties";
     /** A clock read outside the JDK's by more than this did not come from the system or fastclock. */
     static final long MAX_NANOS_OUTSIDE = 10_000_000L;
     static final long MAX_MILLIS_OUTSIDE = 20;
@@ -265,6 +277,36 @@ class TheftIT {
     }
 
     /**
+     * Issue 35's first door, after a detach: the transformer that refuses every definition of a class
+     * named like the runtime stays registered when the operator detaches fastclock.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aShadowRuntimeDefinedAfterADetachIsRefusedToo(Jdk jdk) throws Exception {
+        String seed = "io/fastclock/runtime/Seed";
+        Path trigger = temp.resolve("go");
+        ForkedJvm.Result r;
+        ForkedJvm.Result detach;
+        try (ForkedJvm.Running app = attachable(ForkedJvm.on(jdk), jdk).agentArgs("mode=on")
+                .classPath(classPathWith(seed, RenamedClasses.renamed(Seed.class, seed)))
+                .main(ShadowRuntimeApp.class, "detached", fakes.toString(), trigger.toString()).start()) {
+            app.awaitLine("waiting=1");
+            detach = AttachIT.command(jdk, "detach", Long.toString(app.pid()));
+            Files.createFile(trigger);
+            r = app.finish();
+        }
+        report("shadow runtime after a detach", jdk, r, detach);
+        String context = r + "\ndetach:\n" + detach;
+        assertEquals(0, detach.exitCode, context);
+        assertEquals(0, r.exitCode, context);
+        assertEquals("1", r.value("done"), context);
+        assertTrue(r.stderr.contains("detached"), "the agent should say it detached\n" + context);
+        assertTrue(r.value("defined").startsWith("java.lang.ClassFormatError"), "a class named like the runtime was"
+                + " defined after the detach\n" + context);
+        assertRealClocks(r, context);
+    }
+
+    /**
      * The agent went active beside the shadow, said so where the application's loader holds it, and the
      * new class read real clocks.
      */
@@ -332,6 +374,99 @@ class TheftIT {
             String state = attach.process.isAlive() ? "(still waiting for a verdict)" : "exit " + attach.process.exitValue();
             return state + "\n" + attach.stdout() + attach.stderr();
         }
+    }
+
+    static final String SWAP_SLOW = "slow clocks, defaults";
+    static final String SWAP_FAST = "fast host, defaults";
+    static final String SWAP_FAST_WAIT = "fast host, start=wait";
+
+    static List<Arguments> jarSwaps() {
+        List<Arguments> out = new ArrayList<>();
+        for (Jdk jdk : Jdk.all()) {
+            for (String how : new String[] {SWAP_SLOW, SWAP_FAST, SWAP_FAST_WAIT}) {
+                out.add(Arguments.of(jdk, how));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Door 3 of issue 35: on 26aadc6 the entry opened its jar by path again after main began, and a
+     * swapped BackgroundStart was handed the Instrumentation (defaults), a swapped JvmAgentProperties
+     * given jdk.internal.vm (a fast host at start=wait). JDK 25 runs hardened.
+     */
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("jarSwaps")
+    void aJarSwappedAtMainsFirstInstructionIsNeverReadAgain(Jdk jdk, String how) throws Exception {
+        Path lib = Files.createDirectory(temp.resolve("lib"));
+        Path jar = Files.copy(ForkedJvm.agentJar(), lib.resolve("fastclock.jar"));
+        Path swap = withFakes(ForkedJvm.agentJar(), lib.resolve("fastclock.jar.new"), Map.of(
+                BACKGROUND_START, RenamedClasses.renamed(FakeBackgroundStart.class, BACKGROUND_START),
+                PRIVATE_MODULE, RenamedClasses.renamed(FakePrivateModule.class, PRIVATE_MODULE),
+                LAUNCH, RenamedClasses.renamed(FakeLaunch.class, LAUNCH),
+                AGENT_PROPERTIES, RenamedClasses.renamed(FakeAgentProperties.class, AGENT_PROPERTIES)));
+        ForkedJvm jvm = ForkedJvm.on(jdk).withoutAgent().agentGivenByTheTest().jvmArg("-javaagent:" + jar)
+                .jvmArg(jdk.hardenedFlags().toArray(new String[0]));
+        if (how.equals(SWAP_SLOW)) {
+            jvm.slowClocksource(0);
+        } else if (how.equals(SWAP_FAST_WAIT)) {
+            jvm.startWait("the fast host's verdict published from premain, where 26aadc6 read its reader again");
+        }
+        ForkedJvm.Result r = jvm.main(JarSwapApp.class, jar.toString(), swap.toString()).run();
+        report("jar swapped (" + how + ")", jdk, r);
+        String context = how + "\n" + r;
+        assertEquals(0, r.exitCode, context);
+        assertEquals("1", r.value("swappedAtMain"), context);
+        assertEquals("1", r.value("done"), context);
+        assertNoTheft(r, context);
+        assertEquals("null", r.value("swapped"), "a class of the swapped jar was defined\n" + context);
+        String start = r.startLine();
+        if (how.equals(SWAP_SLOW) && HostMachine.hasTscClock()) {
+            assertTrue(start.startsWith("fastclock: active:"), context);
+        } else if (!how.equals(SWAP_SLOW)) {
+            assertTrue(start.startsWith("fastclock: inactive: system clocks are fast here"), context);
+        }
+        assertOneLineVerdicts(r.stderr, context);
+    }
+
+    /** A copy of {@code jar} whose class entries named in {@code fakes} (by internal name) hold the fakes' bytes. */
+    static Path withFakes(Path jar, Path out, Map<String, byte[]> fakes) throws Exception {
+        int replaced = 0;
+        try (ZipFile in = new ZipFile(jar.toFile()); OutputStream file = Files.newOutputStream(out);
+                ZipOutputStream zip = new ZipOutputStream(file)) {
+            for (ZipEntry e : java.util.Collections.list(in.entries())) {
+                byte[] fake = fakes.get(classNameOf(e.getName()));
+                zip.putNextEntry(new ZipEntry(e.getName()));
+                if (fake != null) {
+                    zip.write(fake);
+                    replaced++;
+                } else {
+                    try (InputStream data = in.getInputStream(e)) {
+                        data.transferTo(zip);
+                    }
+                }
+                zip.closeEntry();
+            }
+        }
+        assertEquals(fakes.size(), replaced, "the jar's entries for " + fakes.keySet());
+        return out;
+    }
+
+    /** The class an entry holds, by internal name, wherever the jar keeps it; null for other entries. */
+    static String classNameOf(String entry) {
+        String name = entry.endsWith(".class") ? entry.substring(0, entry.length() - 6)
+                : entry.endsWith(".classdata") ? entry.substring(0, entry.length() - 10) : null;
+        if (name == null) {
+            return null;
+        }
+        if (name.startsWith("META-INF/fastclock/entry/")) {
+            return "io/fastclock/entry/" + name.substring("META-INF/fastclock/entry/".length());
+        }
+        if (name.startsWith("META-INF/fastclock/entry-state/")) {
+            return "io/fastclock/entry/state/" + name.substring("META-INF/fastclock/entry-state/".length());
+        }
+        int io = name.indexOf("io/fastclock/");
+        return io < 0 ? null : name.substring(io);
     }
 
     static void assertNoTheft(ForkedJvm.Result r) {

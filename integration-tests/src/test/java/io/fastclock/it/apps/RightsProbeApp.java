@@ -114,6 +114,10 @@ public final class RightsProbeApp {
         int[] fields = staticFieldsReached(agentClasses);
         System.out.println("staticFieldsReadable=" + fields[0]);
         System.out.println("instrumentationFound=" + fields[1]);
+        System.out.println("privateLookups=" + privateLookups(agentClasses));
+        int[] jna = jnaReached(agentLoader);
+        System.out.println("jnaFoundFromThreads=" + jna[0]);
+        System.out.println("jnaCalls=" + jna[1]);
 
         // Entry points.
         System.out.println("forgedInstrumentation=" + (forgedJvmInstrumentation() != null));
@@ -199,6 +203,64 @@ public final class RightsProbeApp {
             }
         }
         return null;
+    }
+
+    /**
+     * Issue 35's first door: a full-privilege Lookup into a class of fastclock's (its package open to
+     * this module). On 26aadc6 the boot runtime sat in the boot loader's unnamed module, which opens
+     * every package: privateLookupIn(FastClock) was granted, and with it defineClass into the boot loader.
+     */
+    static int privateLookups(List<Class<?>> classes) {
+        int granted = 0;
+        for (Class<?> c : classes) {
+            try {
+                MethodHandles.privateLookupIn(c, MethodHandles.lookup());
+                granted++;
+            } catch (IllegalAccessException | SecurityException | IllegalArgumentException e) {
+                // refused
+            }
+        }
+        return granted;
+    }
+
+    /**
+     * Issue 35's second door: JNA, which fastclock loads with native access. {JNA classes found through
+     * a loader taken from any thread (its context loader, its class's loader), JNA calls that ran:
+     * NativeLibrary.getProcess() through any loader found, the test-only probe's included}. On 26aadc6
+     * JNA's cleaner thread led to an automatic module that exported everything.
+     */
+    static int[] jnaReached(ClassLoader agentLoader) {
+        List<ClassLoader> fromThreads = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            fromThreads.add(t.getContextClassLoader());
+            fromThreads.add(t.getClass().getClassLoader());
+        }
+        int found = 0;
+        int calls = 0;
+        List<ClassLoader> all = new ArrayList<>(fromThreads);
+        all.add(agentLoader);
+        for (int i = 0; i < all.size(); i++) {
+            ClassLoader l = all.get(i);
+            if (l == null || l == RightsProbeApp.class.getClassLoader() || l == ClassLoader.getPlatformClassLoader()) {
+                continue;
+            }
+            Class<?> nativeLibrary;
+            try {
+                nativeLibrary = Class.forName("com.sun.jna.NativeLibrary", false, l);
+            } catch (ClassNotFoundException | LinkageError e) {
+                continue;
+            }
+            if (i < fromThreads.size()) {
+                found++;
+            }
+            try {
+                nativeLibrary.getMethod("getProcess").invoke(null);
+                calls++;
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                // not callable from here
+            }
+        }
+        return new int[] {found, calls};
     }
 
     /** {readable static fields, Instrumentation instances among them}. */

@@ -13,6 +13,8 @@ import java.nio.file.Paths;
 public final class Loot {
     /** Where the fakes keep an Instrumentation they were handed. */
     public static final String KEY = "theft.loot";
+    /** Where a fake from a jar swapped in after main began says it was defined (TheftIT's jar swap). */
+    public static final String SWAPPED = "fastclock.it.swapped";
     /** The agent's thread under start=background; it ends once the agent has decided. */
     static final String BACKGROUND_THREAD = "fastclock-start";
 
