@@ -188,8 +188,9 @@ public final class MachineProbe {
     static final int COMPILED_EXTRA_ROUNDS = 50;
 
     /**
-     * The candidates' and the system clocks' costs as JIT-compiled Java pays them (the TSC's as its
-     * cheapest ordered read through JNI; the clock's own arithmetic adds a few ns). What was not
+     * The candidates' and the system clocks' costs as JIT-compiled Java pays them (the TSC's as the
+     * read each clock uses through JNI: the cheapest ordered one for nanoTime, a plain rdtsc for
+     * currentTimeMillis; the clock's own arithmetic adds a few ns). What was not
      * timed, or not within the budget, stays unmeasured, and an unmeasured cost is never faster.
      */
     /** @return whether a clock it set out to time got no cost within the budget (busy CPUs, or a slow interpreter) */
@@ -208,7 +209,8 @@ public final class MachineProbe {
             }
         }
         boolean coarseNanos = everything || settings.nanos() == Settings.Nanos.COARSE;
-        int[] clocks = new int[2 + 1 + (coarseNanos ? 1 : 0) + (tscRead != null ? 1 : 0)];
+        // With the TSC: nanoTime's ordered read and currentTimeMillis's plain one, each quoted by its clock's verdict.
+        int[] clocks = new int[2 + 1 + (coarseNanos ? 1 : 0) + (tscRead != null ? 2 : 0)];
         int k = 0;
         clocks[k++] = CompiledCostMeter.REALTIME;
         clocks[k++] = CompiledCostMeter.MONOTONIC;
@@ -217,7 +219,8 @@ public final class MachineProbe {
             clocks[k++] = CompiledCostMeter.MONOTONIC_COARSE;
         }
         if (tscRead != null) {
-            clocks[k] = CompiledCostMeter.of(tscRead);
+            clocks[k++] = CompiledCostMeter.of(tscRead);
+            clocks[k] = CompiledCostMeter.RDTSC;
         }
         Measurements cSide = b.build();
         double systemNs = Math.max(cSide.realtimeNs(), cSide.monotonicNs());
@@ -227,7 +230,8 @@ public final class MachineProbe {
         k = 0;
         b.compiledRealtimeNs(ns[k++]).compiledMonotonicNs(ns[k++]).realtimeCoarseNs(ns[k++]);
         b.monotonicCoarseNs(coarseNanos ? ns[k++] : Double.NaN);
-        b.tscNs(tscRead != null ? ns[k] : Double.NaN);
+        b.tscNs(tscRead != null ? ns[k++] : Double.NaN);
+        b.tscMillisNs(tscRead != null ? ns[k] : Double.NaN);
         for (double v : ns) {
             if (Double.isNaN(v)) {
                 return true;
