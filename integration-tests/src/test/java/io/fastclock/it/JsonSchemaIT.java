@@ -69,9 +69,9 @@ class JsonSchemaIT {
         }
         Path trigger = temp.resolve("go");
         // start=wait: the verdict is published before main, so that status reads a decided agent.
-        try (ForkedJvm.Running with = ForkedJvm.on(jdk).agentArgs("mode=on,start=wait")
-                .main(FastMachineApp.class, trigger.toString()).start();
-             ForkedJvm.Running without = ForkedJvm.on(jdk).withoutAgent().main(FastMachineApp.class, trigger.toString()).start()) {
+        ForkedJvm withAgent = ForkedJvm.on(jdk).agentArgs("mode=on,start=wait").main(FastMachineApp.class, trigger.toString());
+        ForkedJvm withoutAgent = ForkedJvm.on(jdk).withoutAgent().main(FastMachineApp.class, trigger.toString());
+        try (ForkedJvm.Running with = withAgent.start(); ForkedJvm.Running without = withoutAgent.start()) {
             with.awaitLine("waiting=1");
             without.awaitLine("waiting=1");
             JsonNode active = statusJson(jdk, with.pid(), status);
