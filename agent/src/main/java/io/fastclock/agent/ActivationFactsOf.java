@@ -30,7 +30,7 @@ final class ActivationFactsOf {
             case COARSE:
                 return millis ? m.realtimeCoarseNs() : m.monotonicCoarseNs();
             case TSC:
-                return m.tscNs();
+                return millis ? m.tscMillisNs() : m.tscNs();
             case JNA_COARSE:
                 return m.jnaCoarseNs();
             default:

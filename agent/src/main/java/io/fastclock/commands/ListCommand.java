@@ -19,6 +19,8 @@ import java.util.Map;
  * state in each (read from each JVM's system properties through the attach mechanism).
  */
 final class ListCommand implements Command {
+    /** The JSON schema of {@code list --json} (docs/JSON.md): each JVM with status's fields, and its state in words. */
+    static final String SCHEMA = "fastclock-list/1";
     private final JvmAccess access;
 
     ListCommand(JvmAccess access) {
@@ -80,8 +82,7 @@ final class ListCommand implements Command {
             if (!target.isJvm()) {
                 continue;
             }
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("pid", pid);
+            Map<String, Object> row = TargetStatus.unread(pid, target.commandName());
             String state;
             if (target.attachDisabled()) {
                 state = "attach disabled (" + TargetProcess.DISABLE_ATTACH + ")";
@@ -114,6 +115,7 @@ final class ListCommand implements Command {
         }
         if (json) {
             Map<String, Object> all = new LinkedHashMap<>();
+            all.put("schema", SCHEMA);
             all.put("jvms", rows);
             all.put("otherUsersJvms", otherUsers);
             out.print(Json.write(all));

@@ -7,6 +7,8 @@ import io.fastclock.doctor.Json;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** {@code status PID [--json]}: fastclock's state in a running JVM, read from its agent properties (never from its
  * fastclock.* system properties, which the application can set). */
@@ -59,7 +61,14 @@ final class StatusCommand implements Command {
         } catch (IOException | RuntimeException e) {
             throw Exit.failed("cannot read the JVM " + pid + ": " + Commands.describe(e));
         }
-        out.print(json ? Json.write(status.toMap()) : status.text());
+        if (json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("schema", TargetStatus.SCHEMA);
+            m.putAll(status.toMap());
+            out.print(Json.write(m));
+        } else {
+            out.print(status.text());
+        }
         return Commands.OK;
     }
 }

@@ -1,15 +1,12 @@
 package io.fastclock.commands;
 
 import io.fastclock.attach.AttachApi;
-
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-
+import io.fastclock.config.BackendNames;
 import io.fastclock.config.OneLine;
 import io.fastclock.config.PublishedState;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
 
 /**
  * fastclock's state in a JVM, as the agent publishes it in the JVM's agent properties
@@ -35,13 +32,9 @@ final class TargetStatus {
     static final String TSC_RATE = PublishedState.TSC_LAST_RATE_CHANGE_PPM;
     static final String FALLBACK = PublishedState.FALLBACK;
     static final String PENDING = PublishedState.RETRANSFORM_PENDING;
-    /** What status shows, in its order (not the stated lag). */
-    static final String[] PUBLISHED = {STARTED, VERSION, ACTIVE, REASON, MILLIS, NANOS, EPOCH, CLASSES, CALLSITES,
-        JDK_CLASSES, JDK_CALLSITES, TSC_WORST, TSC_REANCHORS, TSC_RATE, FALLBACK, PENDING};
     /** How the verdict of a detach begins (agent.Detacher's line). */
     static final String DETACHED = "detached";
-    /** The TSC clock's figures: after a detach they describe a clock nothing reads any more. */
-    private static final List<String> TSC_FIGURES = Arrays.asList(TSC_WORST, TSC_REANCHORS, TSC_RATE);
+    static final String MILLIS_LAG_MS = PublishedState.MILLIS_LAG_MS;
 
     final long pid;
     /** The agent's state: the target's agent properties. */
@@ -153,6 +146,13 @@ final class TargetStatus {
         return b.toString();
     }
 
+    /** The JSON schema of {@code status --json} (docs/JSON.md): a field is added within it, never removed or retyped. */
+    static final String SCHEMA = "fastclock-status/1";
+
+    /**
+     * The fields of docs/JSON.md's status table, every one present (null where not known), in the
+     * doctor's names for the same facts; {@code list --json} gives each JVM the same fields.
+     */
     Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("pid", pid);
@@ -160,13 +160,63 @@ final class TargetStatus {
         m.put("main", mainCommand());
         m.put("loaded", loaded());
         boolean detached = detached();
-        for (String key : PUBLISHED) {
-            String v = p.getProperty(key);
-            if (v != null && !(detached && TSC_FIGURES.contains(key))) {
-                m.put(key.equals(PENDING) ? "pendingGeneratedClasses" : key.substring("fastclock.".length()), v);
-            }
-        }
+        m.put("started", p.getProperty(STARTED));
+        m.put("version", p.getProperty(VERSION));
+        m.put("active", p.getProperty(ACTIVE) == null ? null : active());
+        String reason = p.getProperty(REASON);
+        m.put("summary", reason == null ? null : "fastclock: " + reason); // the start line, as the doctor's summary
+        Map<String, Object> millis = new LinkedHashMap<>();
+        millis.put("backend", p.getProperty(MILLIS));
+        Long lagMs = number(MILLIS_LAG_MS);
+        millis.put("lagNs", lagMs == null ? null : lagMs * 1_000_000L);
+        m.put("millis", millis);
+        Map<String, Object> nanos = new LinkedHashMap<>();
+        nanos.put("backend", p.getProperty(NANOS));
+        m.put("nanos", nanos);
+        Map<String, Object> javaTime = new LinkedHashMap<>();
+        String epoch = p.getProperty(EPOCH);
+        javaTime.put("epoch", BackendNames.SYSTEM.equals(epoch) ? "jdk" : epoch); // the doctor's word for the JDK's own read
+        m.put("javaTime", javaTime);
+        m.put("classes", number(CLASSES));
+        m.put("callSites", number(CALLSITES));
+        m.put("jdkClasses", number(JDK_CLASSES));
+        m.put("jdkCallSites", number(JDK_CALLSITES));
+        Map<String, Object> tsc = new LinkedHashMap<>();
+        // After a detach they describe a clock nothing reads any more.
+        tsc.put("worstErrorNs", detached ? null : number(TSC_WORST));
+        tsc.put("reanchors", detached ? null : number(TSC_REANCHORS));
+        tsc.put("lastRateChangePpm", detached ? null : decimal(TSC_RATE));
+        m.put("tscClock", tsc);
+        m.put("fallback", p.getProperty(FALLBACK));
+        m.put("pendingGeneratedClasses", loaded() ? pending() : null);
         return m;
+    }
+
+    /** A JVM whose state could not be read: its pid and main, every other field null. */
+    static Map<String, Object> unread(long pid, String main) {
+        Map<String, Object> m = new TargetStatus(pid, new Properties(), new Properties()).toMap();
+        m.put("main", main);
+        m.put("loaded", null);
+        return m;
+    }
+
+    /** A published count or duration; null when absent or not a number (an agent of another version). */
+    private Long number(String key) {
+        try {
+            String v = p.getProperty(key);
+            return v == null ? null : Long.valueOf(v.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private Double decimal(String key) {
+        try {
+            String v = p.getProperty(key);
+            return v == null ? null : Double.valueOf(v.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     private String or(String key, String otherwise) {

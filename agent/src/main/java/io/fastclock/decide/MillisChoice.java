@@ -24,7 +24,7 @@ final class MillisChoice {
             case COARSE:
                 return named(in, Backend.COARSE, coarse(in, false, true, null), in.measured.realtimeCoarseNs(), warnings);
             case TSC:
-                return named(in, Backend.TSC, tsc(in, false, null), in.measured.tscNs(), warnings);
+                return named(in, Backend.TSC, tsc(in, false, null), in.measured.tscMillisNs(), warnings);
             case JNA_COARSE:
                 return named(in, Backend.JNA_COARSE, jna(in, false, true, null), in.measured.jnaCoarseNs(), warnings);
             case AUTO:
@@ -157,7 +157,7 @@ final class MillisChoice {
         if (in.tscBlocker != null) {
             return Candidate.no(in.tscBlocker);
         }
-        double ns = in.measured.tscNs();
+        double ns = in.measured.tscMillisNs();
         boolean unconfirmed = requireFaster && ChoiceRules.unconfirmed(ns, in.measured.realtimeNs());
         if (requireFaster && !unconfirmed && !ChoiceRules.faster(ns, in.measured.compiledRealtimeNs())) {
             return Candidate.no(Reasons.notFaster(Reasons.TSC_CLOCK, ns, in.measured.compiledRealtimeNs(), Clock.MILLIS));

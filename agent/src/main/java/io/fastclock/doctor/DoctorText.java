@@ -117,9 +117,11 @@ public final class DoctorText {
             out.append(String.format(Locale.ROOT, "  %-44s %8.1f", e.getKey(), e.getValue()))
                     .append(atStart == null ? "" : startupText(atStart)).append('\n');
         }
-        Double tscRead = startup.get(DoctorFacts.TSC_READ);
-        if (tscRead != null) {
-            out.append(String.format(Locale.ROOT, "  %-44s %8s", DoctorFacts.TSC_READ, "-")).append(startupText(tscRead)).append('\n');
+        for (String read : new String[] {DoctorFacts.TSC_NANOS_READ, DoctorFacts.TSC_MILLIS_READ}) {
+            Double ns = startup.get(read);
+            if (ns != null) {
+                out.append(String.format(Locale.ROOT, "  %-44s %8s", read, "-")).append(startupText(ns)).append('\n');
+            }
         }
         if (!nativeCosts.isEmpty()) {
             out.append("\nCost per call, ns, timed in C (how the agent judges whether the system clocks are slow)\n");

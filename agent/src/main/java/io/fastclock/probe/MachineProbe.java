@@ -217,8 +217,9 @@ public final class MachineProbe {
     static final int COMPILED_EXTRA_ROUNDS = 50;
 
     /**
-     * The candidates' and the system clocks' costs as JIT-compiled Java pays them (the TSC's as its
-     * cheapest ordered read through JNI; the clock's own arithmetic adds a few ns). What was not
+     * The candidates' and the system clocks' costs as JIT-compiled Java pays them (the TSC's as the
+     * read each clock uses through JNI: the cheapest ordered one for nanoTime, a plain rdtsc for
+     * currentTimeMillis; the clock's own arithmetic adds a few ns). What was not
      * timed, or not within the budget, stays unmeasured, and an unmeasured cost is never faster.
      */
     /** @return whether a clock it set out to time got no cost within the budget (busy CPUs, or a slow interpreter) */
@@ -243,7 +244,8 @@ public final class MachineProbe {
         // clock_gettime): they are not timed again, so that the loop's own reads of a slow, perhaps
         // serialised clock are only its batches' two timing reads each.
         boolean systemTimedInC = !everything && !Double.isNaN(systemNs) && systemNs >= SYSTEM_TIMED_IN_C_NS;
-        int[] clocks = new int[(systemTimedInC ? 0 : 2) + 1 + (coarseNanos ? 1 : 0) + (tscRead != null ? 1 : 0)];
+        // With the TSC: nanoTime's ordered read and currentTimeMillis's plain one, each quoted by its clock's verdict.
+        int[] clocks = new int[(systemTimedInC ? 0 : 2) + 1 + (coarseNanos ? 1 : 0) + (tscRead != null ? 2 : 0)];
         int k = 0;
         if (!systemTimedInC) {
             clocks[k++] = CompiledCostMeter.REALTIME;
@@ -254,7 +256,8 @@ public final class MachineProbe {
             clocks[k++] = CompiledCostMeter.MONOTONIC_COARSE;
         }
         if (tscRead != null) {
-            clocks[k] = CompiledCostMeter.of(tscRead);
+            clocks[k++] = CompiledCostMeter.of(tscRead);
+            clocks[k] = CompiledCostMeter.RDTSC;
         }
         int calls = systemTimedInC ? CompiledCostMeter.callsPerBatch(Double.NaN) : CompiledCostMeter.callsPerBatch(systemNs);
         double[] ns = CompiledCostMeter.nanosPerCall(clocks, compiledBudgetNanos(clocks.length, calls, systemNs, facts.clocksourceKnownSlow()),
@@ -267,7 +270,8 @@ public final class MachineProbe {
         }
         b.realtimeCoarseNs(ns[k++]);
         b.monotonicCoarseNs(coarseNanos ? ns[k++] : Double.NaN);
-        b.tscNs(tscRead != null ? ns[k] : Double.NaN);
+        b.tscNs(tscRead != null ? ns[k++] : Double.NaN);
+        b.tscMillisNs(tscRead != null ? ns[k] : Double.NaN);
         for (double v : ns) {
             if (Double.isNaN(v)) {
                 return true;

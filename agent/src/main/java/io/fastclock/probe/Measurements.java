@@ -17,6 +17,7 @@ public final class Measurements {
     private final double realtimeCoarseNs;
     private final double monotonicCoarseNs;
     private final double tscNs;
+    private final double tscMillisNs;
     private final double jnaCoarseNs;
     private final long coarseResolutionNs;
     private final double compiledRealtimeNs;
@@ -31,7 +32,7 @@ public final class Measurements {
      * @param monotonicNs         what System.nanoTime costs (CLOCK_MONOTONIC), timed in C
      * @param realtimeCoarseNs    CLOCK_REALTIME_COARSE through JNI, from compiled Java
      * @param monotonicCoarseNs   CLOCK_MONOTONIC_COARSE through JNI, from compiled Java
-     * @param tscNs               one ordered TSC read through JNI, from compiled Java
+     * @param tscNs               one ordered TSC read through JNI, from compiled Java (nanoTime's)
      * @param jnaCoarseNs         CLOCK_REALTIME_COARSE through JNA, timed in Java
      * @param coarseResolutionNs  clock_getres of CLOCK_REALTIME_COARSE, or -1 if unknown
      * @param compiledRealtimeNs  System.currentTimeMillis from compiled Java
@@ -42,6 +43,15 @@ public final class Measurements {
     public Measurements(double realtimeNs, double monotonicNs, double realtimeCoarseNs, double monotonicCoarseNs,
                         double tscNs, double jnaCoarseNs, long coarseResolutionNs, double compiledRealtimeNs,
                         double compiledMonotonicNs, long coarseLagNs) {
+        this(realtimeNs, monotonicNs, realtimeCoarseNs, monotonicCoarseNs, tscNs, Double.NaN, jnaCoarseNs, coarseResolutionNs,
+                compiledRealtimeNs, compiledMonotonicNs, coarseLagNs);
+    }
+
+    /** @param tscMillisNs the TSC read currentTimeMillis uses (a plain rdtsc) through JNI, from compiled Java */
+    private Measurements(double realtimeNs, double monotonicNs, double realtimeCoarseNs, double monotonicCoarseNs,
+            double tscNs, double tscMillisNs, double jnaCoarseNs, long coarseResolutionNs,
+            double compiledRealtimeNs, double compiledMonotonicNs, long coarseLagNs) {
+        this.tscMillisNs = clean(tscMillisNs);
         this.compiledRealtimeNs = clean(compiledRealtimeNs);
         this.compiledMonotonicNs = clean(compiledMonotonicNs);
         this.coarseLagNs = coarseLagNs;
@@ -84,8 +94,17 @@ public final class Measurements {
         return monotonicCoarseNs;
     }
 
+    /** The ordered TSC read nanoTime uses, through JNI. */
     public double tscNs() {
         return tscNs;
+    }
+
+    /**
+     * The TSC read currentTimeMillis uses, through JNI; where it was not timed, the ordered read's
+     * cost, which it never exceeds.
+     */
+    public double tscMillisNs() {
+        return Double.isNaN(tscMillisNs) ? tscNs : tscMillisNs;
     }
 
     public double jnaCoarseNs() {
@@ -109,7 +128,7 @@ public final class Measurements {
 
     /** A copy with the coarse lag replaced (the doctor, after its longer measurement). */
     public Measurements withCoarseLagNs(long lagNs) {
-        return new Measurements(realtimeNs, monotonicNs, realtimeCoarseNs, monotonicCoarseNs, tscNs, jnaCoarseNs,
+        return new Measurements(realtimeNs, monotonicNs, realtimeCoarseNs, monotonicCoarseNs, tscNs, tscMillisNs, jnaCoarseNs,
                 coarseResolutionNs, compiledRealtimeNs, compiledMonotonicNs, lagNs);
     }
 
@@ -121,7 +140,7 @@ public final class Measurements {
     @Override
     public String toString() {
         return "Measurements{realtime=" + realtimeNs + ", monotonic=" + monotonicNs + ", realtimeCoarse="
-                + realtimeCoarseNs + ", monotonicCoarse=" + monotonicCoarseNs + ", tsc=" + tscNs + ", jnaCoarse="
+                + realtimeCoarseNs + ", monotonicCoarse=" + monotonicCoarseNs + ", tsc=" + tscNs + ", tscMillis=" + tscMillisNs + ", jnaCoarse="
                 + jnaCoarseNs + ", coarseResolutionNs=" + coarseResolutionNs + ", compiledRealtime=" + compiledRealtimeNs
                 + ", compiledMonotonic=" + compiledMonotonicNs + ", coarseLagNs=" + coarseLagNs + "}";
     }
@@ -132,6 +151,7 @@ public final class Measurements {
         private double realtimeCoarseNs = Double.NaN;
         private double monotonicCoarseNs = Double.NaN;
         private double tscNs = Double.NaN;
+        private double tscMillisNs = Double.NaN;
         private double jnaCoarseNs = Double.NaN;
         private long coarseResolutionNs = -1;
         private double compiledRealtimeNs = Double.NaN;
@@ -180,6 +200,11 @@ public final class Measurements {
             return this;
         }
 
+        public Builder tscMillisNs(double v) {
+            tscMillisNs = v;
+            return this;
+        }
+
         public Builder jnaCoarseNs(double v) {
             jnaCoarseNs = v;
             return this;
@@ -191,7 +216,7 @@ public final class Measurements {
         }
 
         public Measurements build() {
-            return new Measurements(realtimeNs, monotonicNs, realtimeCoarseNs, monotonicCoarseNs, tscNs,
+            return new Measurements(realtimeNs, monotonicNs, realtimeCoarseNs, monotonicCoarseNs, tscNs, tscMillisNs,
                     jnaCoarseNs, coarseResolutionNs, compiledRealtimeNs, compiledMonotonicNs, coarseLagNs);
         }
     }

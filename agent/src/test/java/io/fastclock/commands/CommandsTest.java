@@ -204,8 +204,37 @@ class CommandsTest {
         String text = active.text();
         assertTrue(text.contains("12 classes, 34 call sites") && text.contains("fallback:          the TSC rate moved")
                 && text.contains("100 generated classes"), text);
-        assertEquals("com.acme.App", active.toMap().get("main"));
-        assertEquals("100", active.toMap().get("pendingGeneratedClasses"));
+        Map<String, Object> json = active.toMap();
+        assertEquals("com.acme.App", json.get("main"));
+        assertEquals(100L, json.get("pendingGeneratedClasses"));
+        assertEquals(Boolean.TRUE, json.get("active"));
+        assertEquals(12L, json.get("classes"));
+        assertEquals(34L, json.get("callSites"));
+        assertTrue(json.containsKey("jdkClasses") && json.get("jdkClasses") == null, json.toString());
+        assertEquals("{backend=null, lagNs=null}", json.get("millis").toString());
+    }
+
+    @Test
+    void statusJsonGivesEachPublishedValueItsJsonType() {
+        Properties p = new Properties();
+        p.setProperty("fastclock.started", "premain");
+        p.setProperty("fastclock.active", "false");
+        p.setProperty("fastclock.millis", "system");
+        p.setProperty("fastclock.epoch", "system");
+        p.setProperty("fastclock.millisLagMs", "2");
+        p.setProperty("fastclock.tsc.worstErrorNanos", "-53");
+        p.setProperty("fastclock.tsc.lastRateChangePpm", "0.533");
+        p.setProperty("fastclock.classes", "not a number");
+        Map<String, Object> json = new TargetStatus(42, new Properties(), p).toMap();
+        assertEquals(Boolean.FALSE, json.get("active"));
+        assertEquals("{backend=system, lagNs=2000000}", json.get("millis").toString());
+        assertEquals("{epoch=jdk}", json.get("javaTime").toString());
+        assertEquals("{worstErrorNs=-53, reanchors=null, lastRateChangePpm=0.533}", json.get("tscClock").toString());
+        assertNull(json.get("classes"), "a value of another agent version that is no number: null, not a string");
+        Map<String, Object> unread = TargetStatus.unread(7, "app.jar");
+        assertNull(unread.get("loaded"));
+        assertEquals("app.jar", unread.get("main"));
+        assertEquals(json.keySet(), unread.keySet(), "a JVM that could not be read has the same fields");
     }
 
     @Test
@@ -229,7 +258,7 @@ class CommandsTest {
     @Test
     void thePublishedStateIsNeverReadAsASetting() {
         Map<String, String> props = new HashMap<>();
-        for (String name : TargetStatus.PUBLISHED) {
+        for (String name : io.fastclock.config.PublishedState.ALL) {
             props.put(name, "12");
         }
         props.put("fastclock.millis", "tsc");

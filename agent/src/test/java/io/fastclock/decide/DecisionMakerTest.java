@@ -93,6 +93,16 @@ class DecisionMakerTest {
     }
 
     @Test
+    void eachTscClockQuotesTheReadItUses() {
+        Measurements m = Measurements.builder().realtimeNs(600).monotonicNs(612).realtimeCoarseNs(8).tscNs(27)
+                .tscMillisNs(9.5).coarseResolutionNs(4_000_000).compiledRealtimeNs(600).compiledMonotonicNs(612)
+                .coarseLagNs(3_000_000).build();
+        Decision d = decide("mode=on", "hpet-healthy-tsc", m, JNI, HEALTHY);
+        assertContains(d.millis().reason(), "the TSC clock (9.5 ns a TSC read)");
+        assertContains(d.nanos().reason(), "the TSC clock (27 ns a TSC read)");
+    }
+
+    @Test
     void hpetWithHealthyTscAndOneMsTicksPrefersCoarseMillis() {
         Decision d = decide("", "hpet-healthy-tsc", hpet(1_000_000), JNI, HEALTHY);
         assertEquals(Backend.COARSE, d.millis().backend());

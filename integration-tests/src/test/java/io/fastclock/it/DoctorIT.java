@@ -147,20 +147,26 @@ class DoctorIT {
     }
 
     /**
-     * The doctor agrees with itself: the TSC cost each verdict quotes ("the TSC clock (27 ns a TSC read)")
-     * is the figure its table shows for that read, in the start-up column.
+     * The doctor agrees with itself: the TSC cost each clock's verdict quotes ("the TSC clock (27 ns a
+     * TSC read)") is the figure its table shows for the read that clock uses, in the start-up column.
      */
     static void assertVerdictsQuoteTheTable(String report) {
-        java.util.regex.Matcher row = java.util.regex.Pattern.compile(
-                "\\n  ordered TSC read via JNI \\(auto's figure\\) +- +start-up ([0-9.]+)\\n").matcher(report);
-        assertTrue(row.find(), "no start-up figure for the TSC read\n" + report);
-        long startupTscNs = Math.round(Double.parseDouble(row.group(1)));
-        java.util.regex.Matcher quoted = java.util.regex.Pattern.compile("the TSC clock \\(([0-9.]+) ns a TSC read\\)").matcher(report);
+        long nanosRead = startupFigure(report, "nanoTime's TSC read via JNI \\(ordered\\)");
+        long millisRead = startupFigure(report, "currentTimeMillis's TSC read via JNI \\(rdtsc\\)");
+        java.util.regex.Matcher quoted = java.util.regex.Pattern.compile(
+                "\\n    (currentTimeMillis|nanoTime) +-> [^\\n]*the TSC clock \\(([0-9.]+) ns a TSC read\\)").matcher(report);
         assertTrue(quoted.find(), "no verdict quotes the TSC read\n" + report);
         do {
-            assertEquals(startupTscNs, Math.round(Double.parseDouble(quoted.group(1))), "a verdict quotes a TSC figure the table"
-                    + " does not show\n" + report);
+            long expected = quoted.group(1).equals("nanoTime") ? nanosRead : millisRead;
+            assertEquals(expected, Math.round(Double.parseDouble(quoted.group(2))), "the " + quoted.group(1) + " verdict quotes a"
+                    + " TSC figure other than the table's for its read\n" + report);
         } while (quoted.find());
+    }
+
+    private static long startupFigure(String report, String row) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\n  " + row + " +- +start-up ([0-9.]+)\\n").matcher(report);
+        assertTrue(m.find(), "no start-up figure for " + row + "\n" + report);
+        return Math.round(Double.parseDouble(m.group(1)));
     }
 
     /**

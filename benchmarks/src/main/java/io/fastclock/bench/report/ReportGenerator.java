@@ -200,11 +200,13 @@ public final class ReportGenerator {
         }
         Files.createDirectories(docs.resolve("img"));
         String md = g.render(docs, startup, mode);
-        // The service under a slow clock (benchmarks/service-bench.py writes it, with wrk): kept across
-        // regenerations until that script runs again.
-        Path service = results.resolve("service.md");
-        if (Files.isRegularFile(service)) {
-            md = md + "\n" + Files.readString(service);
+        // The service under a slow clock, alone and beside APM agents (benchmarks/service-bench.py writes them, with
+        // wrk): kept across regenerations until that script runs again.
+        for (String written : new String[] {"service.md", "service-apm.md"}) {
+            Path service = results.resolve(written);
+            if (Files.isRegularFile(service)) {
+                md = md + "\n" + Files.readString(service);
+            }
         }
         // The figures from real kernels in QEMU guests (docs/GUEST-LAB.md) are written by hand from the lab's
         // runs: kept as they are across regenerations.

@@ -43,7 +43,10 @@ public final class ConcurrentLoadApp {
         AtomicLong verifyErrors = new AtomicLong();
         AtomicLong linkageErrors = new AtomicLong();
         AtomicLong otherErrors = new AtomicLong();
-        AtomicLong implausible = new AtomicLong();
+        // Two checks, each with its own count, and the first value off the reference, with its check's name.
+        AtomicLong millisOffReference = new AtomicLong();
+        AtomicLong generatedOffReference = new AtomicLong();
+        AtomicReference<String> firstOffReference = new AtomicReference<>("none");
         AtomicReference<String> firstError = new AtomicReference<>("none");
         AtomicLong clockReads = new AtomicLong();
         AtomicLong clockBackwards = new AtomicLong();
@@ -62,8 +65,11 @@ public final class ConcurrentLoadApp {
                         clockBackwards.incrementAndGet();
                     }
                     published.accumulateAndGet(now, Math::max);
-                    if (Math.abs(System.currentTimeMillis() - ReferenceClocks.millis()) > 1000) {
-                        implausible.incrementAndGet();
+                    long before = ReferenceClocks.millis();
+                    String off = Bracket.millis("millisOffReference", before, System.currentTimeMillis(), 1000, 1000);
+                    if (off != null) {
+                        millisOffReference.incrementAndGet();
+                        firstOffReference.compareAndSet("none", off);
                     }
                     n++;
                 }
@@ -96,9 +102,11 @@ public final class ConcurrentLoadApp {
                     try {
                         Class<?> c = loader.define(name.replace('/', '.'), generate(name, i % 2 == 0));
                         Method run = c.getMethod("run");
-                        long value = (long) run.invoke(null);
-                        if (Math.abs(value - ReferenceClocks.millis()) > 60_000) {
-                            implausible.incrementAndGet();
+                        long before = ReferenceClocks.millis();
+                        String off = Bracket.millis("generatedOffReference", before, (long) run.invoke(null), 60_000, 60_000);
+                        if (off != null) {
+                            generatedOffReference.incrementAndGet();
+                            firstOffReference.compareAndSet("none", off);
                         }
                         defined.incrementAndGet();
                     } catch (Throwable e) {
@@ -143,7 +151,9 @@ public final class ConcurrentLoadApp {
         System.out.println("linkageErrors=" + linkageErrors.get());
         System.out.println("otherErrors=" + otherErrors.get());
         System.out.println("firstError=" + firstError.get().replace('\n', ' '));
-        System.out.println("implausible=" + implausible.get());
+        System.out.println("millisOffReference=" + millisOffReference.get());
+        System.out.println("generatedOffReference=" + generatedOffReference.get());
+        System.out.println("firstOffReference=" + firstOffReference.get());
         System.out.println("clockReads=" + clockReads.get());
         System.out.println("clockBackwards=" + clockBackwards.get());
     }

@@ -10,28 +10,27 @@ import java.util.function.LongSupplier;
 public final class CoverageApp {
     public static void main(String[] args) throws Exception {
         AgentVerdict.await();
-        check("plain", PlainCalls.read());
-        check("constructor", new ConstructorCalls().value);
-        check("staticInit", StaticInitCalls.VALUE);
-        check("lambda", LambdaCalls.read());
-        check("methodRef", MethodRefCalls.read());
-        check("defaultMethod", new DefaultMethodCalls() {}.read());
-        check("isolatedLoader", IsolatedLoader.readThroughIsolatedClass());
-        checkNanos("nanoLambda", LambdaCalls.nanos());
+        check("plain", ReferenceClocks.millis(), PlainCalls.read());
+        check("constructor", ReferenceClocks.millis(), new ConstructorCalls().value);
+        check("staticInit", ReferenceClocks.millis(), StaticInitCalls.VALUE);
+        check("lambda", ReferenceClocks.millis(), LambdaCalls.read());
+        check("methodRef", ReferenceClocks.millis(), MethodRefCalls.read());
+        check("defaultMethod", ReferenceClocks.millis(), new DefaultMethodCalls() {}.read());
+        check("isolatedLoader", ReferenceClocks.millis(), IsolatedLoader.readThroughIsolatedClass());
+        checkNanos("nanoLambda", ReferenceClocks.nanos(), LambdaCalls.nanos());
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
         System.out.println("fastclock.active=" + System.getProperty("fastclock.active"));
     }
 
-    private static void check(String kind, long millis) {
-        long reference = ReferenceClocks.millis();
-        boolean ok = millis > reference - 1000 && millis <= reference + 1;
-        System.out.println(kind + "=" + (ok ? "ok" : "WRONG " + millis + " vs " + reference));
+    /** {@code before}: the reference read just before the value, as the argument left of it. */
+    private static void check(String kind, long before, long millis) {
+        String off = Bracket.millis(kind, before, millis, 1000, 1);
+        System.out.println(kind + "=" + (off == null ? "ok" : "WRONG " + off));
     }
 
-    private static void checkNanos(String kind, long nanos) {
-        long reference = ReferenceClocks.nanos();
-        boolean ok = Math.abs(nanos - reference) < 1_000_000_000L;
-        System.out.println(kind + "=" + (ok ? "ok" : "WRONG " + nanos + " vs " + reference));
+    private static void checkNanos(String kind, long before, long nanos) {
+        String off = Bracket.nanos(kind, before, nanos, 1_000_000_000L, 1_000_000_000L);
+        System.out.println(kind + "=" + (off == null ? "ok" : "WRONG " + off));
     }
 
     public static final class PlainCalls {

@@ -64,10 +64,12 @@ public final class SecurityManagerApp {
             }
             previous = fast;
         }
+        long millisBefore = ReferenceClocks.millis();
         long millis = System.currentTimeMillis();
+        String millisOff = Bracket.millis("millisPlausible", millisBefore, millis, 1000, 1000);
         System.out.println("hello=ok");
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
-        System.out.println("millisPlausible=" + (Math.abs(millis - ReferenceClocks.millis()) < 1000));
+        System.out.println("millisPlausible=" + (millisOff == null ? "true" : "false: " + millisOff));
         System.out.println("backwards=" + backwards);
         System.out.println("nanos.worstDeviationNs=" + worst);
     }
