@@ -7,6 +7,7 @@ import io.fastclock.doctor.DoctorFacts;
 import io.fastclock.doctor.DoctorJson;
 import io.fastclock.doctor.DoctorText;
 import io.fastclock.doctor.Json;
+import io.fastclock.doctor.LaunchProperties;
 
 import java.io.PrintStream;
 
@@ -72,7 +73,7 @@ final class DoctorCommand implements Command {
         try {
             Settings settings;
             try {
-                settings = Settings.fromSystem(null);
+                settings = Settings.parse(null, LaunchProperties.forTheDoctor(), System.getenv());
             } catch (SettingsException e) {
                 err.println(e.getMessage());
                 settings = Settings.defaults();
@@ -80,13 +81,13 @@ final class DoctorCommand implements Command {
             text = reporter.report(settings, json);
         } catch (Throwable t) {
             // Whatever broke (a file, the native library, a measurement, a bug), the answer is one
-            // line saying so, not a stack trace and not a failed exit status.
+            // line saying so, not a stack trace, and the exit status says the report failed.
             String line = "fastclock doctor: could not complete the report: " + describe(t);
             err.println(line);
             if (json) {
                 out.print(Json.write(DoctorJson.error(line)));
             }
-            return Commands.OK;
+            return Commands.FAILED;
         }
         out.print(text);
         return Commands.OK;

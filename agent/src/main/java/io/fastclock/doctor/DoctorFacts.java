@@ -214,7 +214,10 @@ public final class DoctorFacts {
             javaCosts.put(TSC_MILLIS, measure(clock::currentTimeMillis));
         }
         // java.time's system clock, as the JDK has it and as it is once fastclock serves its epoch read.
-        javaCosts.put("Instant.now() (the JDK's java.time read)", measure(DoctorFacts::instantNanos));
+        // In a JVM where fastclock runs as an agent too, the JDK's classes may already be that agent's.
+        String epochHere = FastClock.class.getModule().isNamed() ? FastClock.epochBackend() : null;
+        javaCosts.put(epochHere == null || BackendNames.SYSTEM.equals(epochHere) ? "Instant.now() (the JDK's java.time read)"
+                : "Instant.now() (this JVM's fastclock agent serves it: " + epochHere + ")", measure(DoctorFacts::instantNanos));
         if (tsc != null) {
             EpochClock epoch = new TscEpoch(tsc, JDK_EPOCH);
             javaCosts.put("Instant.now() with fastclock (tsc epoch read)", measure(() -> instantNanos(epoch)));
@@ -308,10 +311,7 @@ public final class DoctorFacts {
     };
 
     private static Settings forcedOn() {
-        Map<String, String> props = new LinkedHashMap<>();
-        for (String name : System.getProperties().stringPropertyNames()) {
-            props.put(name, System.getProperty(name));
-        }
+        Map<String, String> props = new LinkedHashMap<>(LaunchProperties.forTheDoctor());
         props.remove("fastclock.mode");
         try {
             return Settings.parse("mode=on", props, System.getenv());

@@ -56,8 +56,8 @@ class DoctorCommandTest {
     }
 
     @Test
-    void aFailureIsOneLineOnStderrAndExitStatus0() {
-        assertEquals(0, run(failing(new IllegalStateException("cannot read\nthe machine",
+    void aFailureIsOneLineOnStderrAndExitStatus1() {
+        assertEquals(1, run(failing(new IllegalStateException("cannot read\nthe machine",
                 new java.io.IOException("Permission denied")))));
         assertEquals("", out());
         String e = err();
@@ -69,13 +69,13 @@ class DoctorCommandTest {
 
     @Test
     void aLinkageErrorIsReportedToo() {
-        assertEquals(0, run(failing(new UnsatisfiedLinkError("no clockGettime"))));
+        assertEquals(1, run(failing(new UnsatisfiedLinkError("no clockGettime"))));
         assertTrue(err().contains("java.lang.UnsatisfiedLinkError: no clockGettime"), err());
     }
 
     @Test
     void withJsonAFailureIsAnErrorField() {
-        assertEquals(0, run(failing(new NullPointerException()), "--json"));
+        assertEquals(1, run(failing(new NullPointerException()), "--json"));
         String o = out().trim();
         assertTrue(o.startsWith("{") && o.endsWith("}"), o);
         assertTrue(o.contains("\"error\": \"fastclock doctor: could not complete the report: java.lang.NullPointerException"), o);

@@ -274,20 +274,66 @@ class DoctorIT {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("oneJdk")
-    void anUnexpectedFailureIsOneLineAndExitStatus0(Jdk jdk) throws Exception {
+    void anUnexpectedFailureIsOneLineAndExitStatus1(Jdk jdk) throws Exception {
         // A jar missing one class the report needs stands for any failure nobody anticipated.
         Path broken = withoutEntries(ForkedJvm.agentJar(), temp.resolve("fastclock-broken.jar"),
                 "META-INF/fastclock/classes/io/fastclock/measure/MillisLagMeter");
         ForkedJvm.Result json = ForkedJvm.on(jdk).withoutAgent().jar(broken, "--json").run();
-        assertEquals(0, json.exitCode, json.toString());
+        assertEquals(1, json.exitCode, json.toString());
         assertTrue(new ObjectMapper().readTree(json.stdout).path("error").asText()
                 .startsWith("fastclock doctor: could not complete the report: java.lang.NoClassDefFoundError"), json.toString());
         assertOneLine(json);
 
         ForkedJvm.Result text = ForkedJvm.on(jdk).withoutAgent().jar(broken).run();
-        assertEquals(0, text.exitCode, text.toString());
+        assertEquals(1, text.exitCode, text.toString());
         assertEquals("", text.stdout, text.toString());
         assertOneLine(text);
+    }
+
+    /** {JDK, clocks, the agent's arguments, --json}: active and inactive, decided before main and after it. */
+    static List<org.junit.jupiter.params.provider.Arguments> agentsAround() {
+        List<org.junit.jupiter.params.provider.Arguments> out = new ArrayList<>();
+        for (Jdk jdk : Jdk.all()) {
+            out.add(org.junit.jupiter.params.provider.Arguments.of(jdk, "fast clocks", "", false));
+            out.add(org.junit.jupiter.params.provider.Arguments.of(jdk, "fast clocks", "mode=on,start=wait", true));
+            out.add(org.junit.jupiter.params.provider.Arguments.of(jdk, "slow clocks", "", true));
+            out.add(org.junit.jupiter.params.provider.Arguments.of(jdk, "slow clocks", "mode=off", false));
+        }
+        return out;
+    }
+
+    /**
+     * Issue 36: the doctor inside a JVM where fastclock runs as an agent too, as a container's
+     * JAVA_TOOL_OPTIONS puts it in every JVM: the full report, text and JSON, exit 0, nothing on stderr
+     * but the JVM's "Picked up" line and the agent's own lines (on 26aadc6: an IllegalAccessError, a
+     * warning about the doctor's own class loader, and exit 0 with nothing on stdout).
+     */
+    @ParameterizedTest(name = "{0}, {1}, agent {2}, json {3}")
+    @MethodSource("agentsAround")
+    void theDoctorReportsInAJvmWhereFastclockRunsToo(Jdk jdk, String clocks, String agentArgs, boolean json) throws Exception {
+        String agent = "-javaagent:" + ForkedJvm.agentJar() + (agentArgs.isEmpty() ? "" : "=" + agentArgs);
+        ForkedJvm jvm = ForkedJvm.on(jdk).withoutAgent().env("JAVA_TOOL_OPTIONS", agent);
+        if (clocks.equals("slow clocks")) {
+            jvm.slowClocksource(0);
+        }
+        ForkedJvm.Result r = (json ? jvm.jar(ForkedJvm.agentJar(), "--json") : jvm.jar(ForkedJvm.agentJar())).run();
+        String context = clocks + ", " + agent + (json ? " --json" : "") + "\n" + r;
+        assertEquals(0, r.exitCode, context);
+        for (String line : r.stderr.split("\n")) {
+            assertTrue(line.isEmpty() || line.startsWith("Picked up JAVA_TOOL_OPTIONS") || line.startsWith("fastclock: ")
+                    && !line.contains("could not") && !line.contains("class loader"), "stderr: " + line + "\n" + context);
+        }
+        if (json) {
+            JsonNode report = new ObjectMapper().readTree(r.stdout);
+            assertFalse(report.has("error"), context);
+            assertTrue(report.path("javaNanosPerCall").path("System.nanoTime()").asDouble() > 0, context);
+            assertTrue(report.path("auto").has("active") && report.path("forcedOn").path("active").asBoolean(), context);
+        } else {
+            if (HostMachine.hasTscClock()) {
+                assertVerdictsQuoteTheTable(r.stdout);
+            }
+            assertTrue(r.stdout.contains("System.currentTimeMillis()"), context);
+        }
     }
 
     private static void assertOneLine(ForkedJvm.Result r) {

@@ -435,7 +435,8 @@ class TheftIT {
         try (ZipFile in = new ZipFile(jar.toFile()); OutputStream file = Files.newOutputStream(out);
                 ZipOutputStream zip = new ZipOutputStream(file)) {
             for (ZipEntry e : java.util.Collections.list(in.entries())) {
-                byte[] fake = fakes.get(classNameOf(e.getName()));
+                String className = classNameOf(e.getName());
+                byte[] fake = className == null ? null : fakes.get(className);
                 zip.putNextEntry(new ZipEntry(e.getName()));
                 if (fake != null) {
                     zip.write(fake);
