@@ -213,6 +213,23 @@ class JfrIT {
         assertEquals(1, events(printed, "fastclock.Retransform").size(), printed + r);
     }
 
+    /**
+     * A recording a program starts after the verdict and keeps {@value ShortProgramApp#RECORDED_MS} ms:
+     * the pending activation is committed as the recording starts (the observer looks every 10 ms in
+     * its first 10 s), not at a look once a second, which a recording this short mostly misses.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("oneJdk")
+    void aShortRecordingStartedAfterTheVerdictHoldsTheActivation(Jdk jdk) throws Exception {
+        HostMachine.assumeTscClock("an active verdict for the event to carry");
+        Path rec = temp.resolve("late-short.jfr");
+        ForkedJvm.Result r = ForkedJvm.on(jdk).slowClocksource(0).main(ShortProgramApp.class, "0", rec.toString()).run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertTrue(r.value("verdict").startsWith("true"), "no active verdict while the program ran\n" + r);
+        String printed = jfrPrint(jdk, "fastclock.Activation", rec);
+        assertEquals(1, events(printed, "fastclock.Activation").size(), printed + r);
+    }
+
     /** JFR started after the agent (as jcmd JFR.start does): the watcher notices, the activation and health follow. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
