@@ -2,7 +2,7 @@ package io.fastclock.bench;
 
 import java.util.concurrent.TimeUnit;
 
-import io.fastclock.runtime.FastClock;
+import io.fastclock.boot.InstalledClocks;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -17,7 +17,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * fastclock's entry points, exactly what rewritten call sites invoke, with one backend per fork.
+ * fastclock's clocks as a switched FastClock calls them (InstalledClocks: the backends in static
+ * finals), with one backend per fork; rewritten call sites add FastClock's one inlined call, which
+ * SystemClockBench measures with the agent.
  * "coarse" nanos is CLOCK_MONOTONIC_COARSE (one kernel tick of resolution): the agent never picks it
  * for nanoTime unless asked by name; it is here for completeness. "jna-coarse" is the agent's fallback
  * where libfastclock cannot load: CLOCK_REALTIME_COARSE through JNA for millis, and the system clock
@@ -40,11 +42,11 @@ public class FastClockBench {
 
     @Benchmark
     public long currentTimeMillis() {
-        return FastClock.currentTimeMillis();
+        return InstalledClocks.currentTimeMillis();
     }
 
     @Benchmark
     public long nanoTime() {
-        return FastClock.nanoTime();
+        return InstalledClocks.nanoTime();
     }
 }

@@ -1,6 +1,6 @@
 package io.fastclock.bench;
 
-import io.fastclock.rewrite.ClockCallRewriter;
+import io.fastclock.asm.ClockCallRewriter;
 import io.fastclock.rewrite.ClockReplacements;
 import io.fastclock.rewrite.ConstantPoolRewriter;
 import java.io.InputStream;
@@ -36,7 +36,7 @@ public final class RewriteCost {
         }
         if (args[0].equals("first")) {
             long t0 = System.nanoTime();
-            ClockCallRewriter.Result r = args[1].equals("pool") ? pool.rewrite(hello)
+            io.fastclock.rewrite.Rewritten r = args[1].equals("pool") ? pool.rewrite(hello)
                     : ClockCallRewriter.rewriteCounting(hello, table);
             long t1 = System.nanoTime();
             System.out.printf("first %s: %.1f us, %d call sites%n", args[1], (t1 - t0) / 1e3, r.callSites());
