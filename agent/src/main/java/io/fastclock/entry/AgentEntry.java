@@ -8,6 +8,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.security.CodeSource;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -29,7 +30,11 @@ import java.util.zip.Inflater;
  *
  * <p>The read ({@link #readJar}) takes the central directory and the part of the jar the agent needs at
  * run time (the build puts it first, ending at {@value #REGION_END}); the command line reads it all.
- * Everything else (the nested JNA jar) is read later only against a digest taken from this read.
+ * An agent reads it through one open file, in two steps, both before premain or agentmain returns: up
+ * to {@value #ENTRY_END} (the helpers, what a machine whose clocks are fast needs), then, only where
+ * the module is needed, up to {@value #REGION_END}. A file renamed over the jar meanwhile is not the
+ * file open here. Everything else (the nested JNA jar) is read later only against a digest taken from
+ * this read.
  */
 public final class AgentEntry extends ClassLoader implements Consumer<Function<Object[], Object>> {
     static final String PREMAIN = "premain";
@@ -43,6 +48,8 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
     static final String START = PACKAGE + "EntryStart";
     /** An empty entry that ends what an agent reads at start (agent/pom.xml lays the jar out so). */
     static final String REGION_END = "META-INF/fastclock/region-end";
+    /** An empty entry that ends the helpers and what they need where the entry answers alone. */
+    static final String ENTRY_END = "META-INF/fastclock/entry-end";
     private static final String JVM_INSTRUMENTATION = "sun.instrument.InstrumentationImpl";
 
     /** What the helpers get: {@link #argumentsFor}'s layout, which EntryStart reads (EntryArgumentsTest). */
@@ -146,26 +153,34 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
     private static boolean enter(String how, Object args, Instrumentation inst) {
         try {
             File jar = ownJar();
-            Object[] read = readJar(jar, how.equals(MAIN));
-            byte[] region = (byte[]) read[0];
-            @SuppressWarnings("unchecked")
-            Map<String, long[]> index = (Map<String, long[]>) read[1];
-            AgentEntry loader = new AgentEntry();
-            loader.defineHelpers(region, index, false);
-            Class.forName(START, true, loader);
-            Function<Object[], Object> start = loader.start;
-            loader.start = null;
-            if (start == null) {
-                throw new IllegalStateException("the entry's helpers did not start");
+            boolean whole = how.equals(MAIN);
+            try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
+                Object[] read = readJar(file, jar, whole ? null : ENTRY_END);
+                byte[] region = (byte[]) read[0];
+                @SuppressWarnings("unchecked")
+                Map<String, long[]> index = (Map<String, long[]>) read[1];
+                AgentEntry loader = new AgentEntry();
+                loader.defineHelpers(region, index, false);
+                Class.forName(START, true, loader);
+                Function<Object[], Object> start = loader.start;
+                loader.start = null;
+                if (start == null) {
+                    throw new IllegalStateException("the entry's helpers did not start");
+                }
+                Object[] arguments = argumentsFor(how, args, inst, jar, region, index, whole);
+                Object answer = start.apply(arguments);
+                if (MODULE_NEEDED.equals(answer)) {
+                    // Not answered alone: what defines the agent's module, and the runtime, is needed too.
+                    loader.defineHelpers(region, index, true);
+                    if (!whole) {
+                        read = readJar(file, jar, REGION_END);
+                        arguments[REGION] = read[0];
+                        arguments[INDEX] = read[1];
+                    }
+                    answer = start.apply(arguments);
+                }
+                return !Boolean.FALSE.equals(answer);
             }
-            Object[] arguments = argumentsFor(how, args, inst, jar, region, index, how.equals(MAIN));
-            Object answer = start.apply(arguments);
-            if (MODULE_NEEDED.equals(answer)) {
-                // Not answered alone: what defines the agent's module, and the runtime, is needed too.
-                loader.defineHelpers(region, index, true);
-                answer = start.apply(arguments);
-            }
-            return !Boolean.FALSE.equals(answer);
         } catch (Throwable t) {
             System.err.println("fastclock: agent not started, the application runs on the system clocks: "
                     + oneLine(String.valueOf(t)));
@@ -218,86 +233,79 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
     }
 
     /**
-     * The jar, read once: the central directory, and every byte up to {@value #REGION_END} (all of it
-     * for the command line, or where the jar has no such entry).
+     * What the entry reads of the jar: the central directory as far as {@code until}, and every byte up to
+     * that entry (all of it where {@code until} is null, or where the jar has no such entry). The
+     * directory lists the entries in the order they lie in the file, so the rest of it is not parsed.
      *
-     * @return {byte[] region, Map name -> {local header offset, method, compressed size, size}} of the
-     *     entries that lie wholly in the region
+     * @return {byte[] region, Map name -> {data offset, method, compressed size, size}} of the entries
+     *     that lie wholly in the region
      */
-    static Object[] readJar(File jar, boolean whole) throws IOException {
-        try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
-            long length = file.length();
-            if (length < 22 || length > Integer.MAX_VALUE) {
-                throw new IOException(jar + " is not a jar fastclock can read");
-            }
-            int tailLength = (int) Math.min(length, 65536 + 22 + 64 * 1024);
-            byte[] tail = new byte[tailLength];
-            file.seek(length - tailLength);
-            file.readFully(tail);
-            int eocd = -1;
-            for (int i = tailLength - 22; i >= 0; i--) {
-                if (u4(tail, i) == 0x06054b50L) {
-                    eocd = i;
-                    break;
-                }
-            }
-            if (eocd < 0) {
-                throw new IOException(jar + " has no zip directory");
-            }
-            int entries = u2(tail, eocd + 10);
-            long cenSize = u4(tail, eocd + 12);
-            long cenOffset = u4(tail, eocd + 16);
-            byte[] cen;
-            int cenAt;
-            long tailStart = length - tailLength;
-            if (cenOffset >= tailStart && cenOffset + cenSize <= tailStart + eocd) {
-                cen = tail;
-                cenAt = (int) (cenOffset - tailStart);
-            } else {
-                cen = new byte[(int) cenSize];
-                file.seek(cenOffset);
-                file.readFully(cen);
-                cenAt = 0;
-            }
-            Map<String, long[]> index = new HashMap<>(entries * 2);
-            long regionEnd = whole ? cenOffset : -1;
-            for (int n = 0, p = cenAt; n < entries; n++) {
-                if (u4(cen, p) != 0x02014b50L) {
-                    throw new IOException(jar + ": damaged zip directory");
-                }
-                int method = u2(cen, p + 10);
-                long compressed = u4(cen, p + 20);
-                long size = u4(cen, p + 24);
-                int nameLength = u2(cen, p + 28);
-                int extraLength = u2(cen, p + 30);
-                int commentLength = u2(cen, p + 32);
-                long local = u4(cen, p + 42);
-                String name = new String(cen, p + 46, nameLength, StandardCharsets.UTF_8);
-                index.put(name, new long[] {local, method, compressed, size});
-                if (!whole && name.equals(REGION_END)) {
-                    regionEnd = local;
-                }
-                p += 46 + nameLength + extraLength + commentLength;
-            }
-            if (regionEnd < 0) {
-                regionEnd = cenOffset;
-            }
-            byte[] region = new byte[(int) regionEnd];
-            file.seek(0);
-            file.readFully(region);
-            Map<String, long[]> inRegion = new HashMap<>(index.size() * 2);
-            for (Map.Entry<String, long[]> e : index.entrySet()) {
-                long[] at = e.getValue();
-                long local = at[0];
-                if (local + 30 <= regionEnd) {
-                    long dataStart = local + 30 + u2(region, (int) local + 26) + u2(region, (int) local + 28);
-                    if (dataStart + at[2] <= regionEnd) {
-                        inRegion.put(e.getKey(), new long[] {dataStart, at[1], at[2], at[3]});
-                    }
-                }
-            }
-            return new Object[] {region, inRegion};
+    static Object[] readJar(RandomAccessFile file, File jar, String until) throws IOException {
+        long length = file.length();
+        if (length < 22 || length > Integer.MAX_VALUE) {
+            throw new IOException(jar + " is not a jar fastclock can read");
         }
+        int tailLength = (int) Math.min(length, 65536 + 22 + 64 * 1024);
+        byte[] tail = new byte[tailLength];
+        file.seek(length - tailLength);
+        file.readFully(tail);
+        int eocd = -1;
+        for (int i = tailLength - 22; i >= 0; i--) {
+            if (u4(tail, i) == 0x06054b50L) {
+                eocd = i;
+                break;
+            }
+        }
+        if (eocd < 0) {
+            throw new IOException(jar + " has no zip directory");
+        }
+        int entries = u2(tail, eocd + 10);
+        long cenSize = u4(tail, eocd + 12);
+        long cenOffset = u4(tail, eocd + 16);
+        byte[] cen;
+        int cenAt;
+        long tailStart = length - tailLength;
+        if (cenOffset >= tailStart && cenOffset + cenSize <= tailStart + eocd) {
+            cen = tail;
+            cenAt = (int) (cenOffset - tailStart);
+        } else {
+            cen = new byte[(int) cenSize];
+            file.seek(cenOffset);
+            file.readFully(cen);
+            cenAt = 0;
+        }
+        Map<String, long[]> index = new HashMap<>(until == null ? entries * 2 : 64);
+        long regionEnd = cenOffset;
+        for (int n = 0, p = cenAt; n < entries; n++) {
+            if (u4(cen, p) != 0x02014b50L) {
+                throw new IOException(jar + ": damaged zip directory");
+            }
+            int nameLength = u2(cen, p + 28);
+            long local = u4(cen, p + 42);
+            // The names are ASCII (the build's): ISO-8859-1 decodes them as a copy.
+            String name = new String(cen, p + 46, nameLength, StandardCharsets.ISO_8859_1);
+            if (name.equals(until)) {
+                regionEnd = local;
+                break;
+            }
+            index.put(name, new long[] {local, u2(cen, p + 10), u4(cen, p + 20), u4(cen, p + 24)});
+            p += 46 + nameLength + u2(cen, p + 30) + u2(cen, p + 32);
+        }
+        byte[] region = new byte[(int) regionEnd];
+        file.seek(0);
+        file.readFully(region);
+        // No lambda (removeIf): the first in a JVM links the method handle machinery, milliseconds in premain.
+        for (Iterator<Map.Entry<String, long[]>> it = index.entrySet().iterator(); it.hasNext();) {
+            long[] at = it.next().getValue();
+            long local = at[0];
+            long dataStart = local + 30 <= regionEnd ? local + 30 + u2(region, (int) local + 26) + u2(region, (int) local + 28) : -1;
+            if (dataStart < 0 || dataStart + at[2] > regionEnd) {
+                it.remove();
+            } else {
+                at[0] = dataStart;
+            }
+        }
+        return new Object[] {region, index};
     }
 
     /** An entry's bytes from the region (stored or deflated), or an IOException where it is not there. */
