@@ -1,6 +1,7 @@
 package io.fastclock.agent;
 
 import java.lang.module.ModuleDescriptor;
+import java.lang.reflect.Method;
 import java.util.Set;
 import jdk.internal.misc.Unsafe;
 import jdk.internal.module.Modules;
@@ -29,14 +30,22 @@ final class BootClassDefiner {
     }
 
     /**
-     * Exports {@code pkg} to every module; JDK 11 has no such export, and there it goes to every unnamed
-     * module (a named one is given it when its classes are rewritten, boot.ReadsRuntime).
+     * Exports {@code pkg} to every module. JDK 11 has no such call: there java.lang is open to the
+     * caller's module for Module.implAddExports(String) (the only use of reflection here, which JDK 11
+     * serves without method handles); where it is not, the export goes to every unnamed module (a named
+     * one is given it when its classes are rewritten, boot.ReadsRuntime).
      */
     static void addExportsToAll(Module module, String pkg) {
         try {
             Modules.addExports(module, pkg);
         } catch (NoSuchMethodError e) {
-            Modules.addExportsToAllUnnamed(module, pkg);
+            try {
+                Method export = Module.class.getDeclaredMethod("implAddExports", String.class);
+                export.setAccessible(true);
+                export.invoke(module, pkg);
+            } catch (ReflectiveOperationException | RuntimeException notOpen) {
+                Modules.addExportsToAllUnnamed(module, pkg);
+            }
         }
     }
 

@@ -2,7 +2,10 @@ package io.fastclock.agent;
 
 import java.lang.instrument.Instrumentation;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -58,6 +61,15 @@ final class BootRuntime {
      * @param user the module that goes on to use the runtime's inner packages
      * @return the runtime's module
      */
+    /**
+     * What java.base opens to the module that defines the runtime: java.lang on JDK 11, which has no
+     * export to every module but Module's own (BootClassDefiner.addExportsToAll); nothing elsewhere.
+     */
+    static Map<String, Set<Module>> opensForExportToAll(Module definer) {
+        return "11".equals(System.getProperty("java.specification.version"))
+                ? Collections.singletonMap("java.lang", Collections.singleton(definer)) : Collections.emptyMap();
+    }
+
     static Module define(Function<String, byte[]> classFiles, Module user) {
         HashSet<String> packages = new HashSet<>(Arrays.asList(INNER));
         packages.add(API);

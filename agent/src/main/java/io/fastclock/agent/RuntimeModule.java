@@ -57,7 +57,7 @@ final class RuntimeModule {
         Map<String, Set<Module>> exports = new HashMap<>();
         exports.put("jdk.internal.misc", Collections.singleton(agent));
         exports.put("jdk.internal.module", Collections.singleton(agent));
-        inst.redefineModule(Object.class.getModule(), Collections.emptySet(), exports, Collections.emptyMap(),
+        inst.redefineModule(Object.class.getModule(), Collections.emptySet(), exports, BootRuntime.opensForExportToAll(agent),
                 Collections.emptySet(), Collections.emptyMap());
         try {
             return BootRuntime.define(AgentResources.classFiles(), agent);

@@ -52,7 +52,11 @@ final class RuntimeLoader extends ClassLoader implements Supplier<Object> {
         Map<String, java.util.Set<Module>> exports = new HashMap<>();
         exports.put("jdk.internal.misc", Collections.singleton(loader.getUnnamedModule()));
         exports.put("jdk.internal.module", Collections.singleton(loader.getUnnamedModule()));
-        inst.redefineModule(Object.class.getModule(), Collections.emptySet(), exports, Collections.emptyMap(),
+        // JDK 11 has no export to every module but Module's own: java.lang open to this loader for it
+        // (io.fastclock.agent.BootRuntime.opensForExportToAll says the same for the agent's module).
+        Map<String, java.util.Set<Module>> opens = "11".equals(System.getProperty("java.specification.version"))
+                ? Collections.singletonMap("java.lang", Collections.singleton(loader.getUnnamedModule())) : Collections.emptyMap();
+        inst.redefineModule(Object.class.getModule(), Collections.emptySet(), exports, opens,
                 Collections.emptySet(), Collections.emptyMap());
         Class.forName(EARLY_RUNTIME, true, loader);
     }
