@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The agent's packages are layers (README, "Layout"): each uses only the packages below it, so no
+ * The agent's packages are layers (docs/DESIGN-NOTES.md, "Layout"): each uses only the packages below it, so no
  * import points up and no two packages depend on each other, directly or round a loop. Read from the
  * sources: imports, and names written out in full in code (comments and string literals aside).
  */

@@ -29,7 +29,7 @@ public final class DoctorJson {
         this.probe = facts.probe;
     }
 
-    /** The report as the map {@link Json} writes: the fields documented in the README under {@link #SCHEMA}. */
+    /** The report as the map {@link Json} writes: the fields docs/JSON.md documents under {@link #SCHEMA}. */
     public static Map<String, Object> render(DoctorFacts facts) {
         return new DoctorJson(facts).map();
     }

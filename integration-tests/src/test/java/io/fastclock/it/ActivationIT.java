@@ -137,7 +137,7 @@ class ActivationIT {
         assertEquals(List.of("fastclock: inactive: mode=off"), r.agentLines(), r.toString());
         assertFalse(r.stderr.contains("rewrote"), r.toString());
         assertEquals("false", r.value("active"));
-        // "off: do nothing" (README): not even the runtime classes in the boot loader.
+        // "off: do nothing" (activation.off): not even the runtime classes in the boot loader.
         assertEquals("none", r.value("backends"), "mode=off installed the runtime\n" + r);
 
         ForkedJvm.Result quiet = ForkedJvm.on(jdk).agentArgs("mode=off,log=quiet").main(HelloApp.class).run();
