@@ -32,6 +32,7 @@ public final class InterruptEveryThreadApp {
         long interruptMillis = Long.parseLong(args[0]);
         long idleMillis = Long.parseLong(args[1]);
         Thread me = Thread.currentThread();
+        AgentVerdict.await();
         System.out.println("fastclockThreadsBefore=" + fastclockThreads());
 
         int rounds = 0;

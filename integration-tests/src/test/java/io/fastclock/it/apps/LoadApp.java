@@ -28,6 +28,7 @@ public final class LoadApp {
         double seconds = Double.parseDouble(args[0]);
         int busy = Integer.parseInt(args[1]);
         int checkers = Integer.parseInt(args[2]);
+        AgentVerdict.await();
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
         System.out.println("cpus=" + Runtime.getRuntime().availableProcessors());
         AtomicReference<Throwable> thrown = new AtomicReference<>();

@@ -22,6 +22,7 @@ public final class StepApp {
     public static void main(String[] args) throws Exception {
         double seconds = Double.parseDouble(args[0]);
         long toleranceMs = Long.parseLong(args[1]);
+        AgentVerdict.await();
         System.out.println("backends=" + ReferenceClocks.backends().replace(' ', ','));
         long start = ReferenceClocks.nanos();
         long end = start + (long) (seconds * 1e9);
