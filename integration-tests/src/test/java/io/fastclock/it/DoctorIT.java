@@ -293,11 +293,16 @@ class DoctorIT {
     /** {JDK, clocks, the agent's arguments, --json}: active and inactive, decided before main and after it. */
     static List<org.junit.jupiter.params.provider.Arguments> agentsAround() {
         List<org.junit.jupiter.params.provider.Arguments> out = new ArrayList<>();
+        // Where fastclock defined its runtime, how the doctor reaches it differs by JDK (11 exports it
+        // another way): every JDK. Where it defined nothing (inactive at the entry, mode=off): one.
+        List<Jdk> one = Jdk.one();
         for (Jdk jdk : Jdk.all()) {
-            out.add(org.junit.jupiter.params.provider.Arguments.of(jdk, "fast clocks", "", false));
+            if (!one.isEmpty() && one.get(0).feature == jdk.feature) {
+                out.add(org.junit.jupiter.params.provider.Arguments.of(jdk, "fast clocks", "", false));
+                out.add(org.junit.jupiter.params.provider.Arguments.of(jdk, "slow clocks", "mode=off", false));
+            }
             out.add(org.junit.jupiter.params.provider.Arguments.of(jdk, "fast clocks", "mode=on,start=wait", true));
             out.add(org.junit.jupiter.params.provider.Arguments.of(jdk, "slow clocks", "", true));
-            out.add(org.junit.jupiter.params.provider.Arguments.of(jdk, "slow clocks", "mode=off", false));
         }
         return out;
     }

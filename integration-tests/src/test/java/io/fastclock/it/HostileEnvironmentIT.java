@@ -360,7 +360,9 @@ class HostileEnvironmentIT {
         Path policy = temp.resolve("app-only.policy");
         Files.write(policy, ("grant codeBase \"" + ForkedJvm.testClasses().toUri() + "-\" {\n"
                 + "  permission java.security.AllPermission;\n};\n").getBytes(StandardCharsets.UTF_8));
-        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on")
+        // programEndsFirst: a policy that grants the agent nothing lets it publish no verdict property
+        // either, so the program must not wait for one.
+        ForkedJvm.Result r = ForkedJvm.on(jdk).agentArgs("mode=on").programEndsFirst()
                 .jvmArg("-Djava.security.manager", "-Djava.security.policy==" + policy).main(HelloApp.class).run();
         System.out.println("[HostileEnvironmentIT] SecurityManager from start: " + String.join(" / ", r.agentLines()));
         assertAppRan(r);

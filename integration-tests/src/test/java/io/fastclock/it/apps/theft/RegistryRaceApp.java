@@ -3,10 +3,11 @@ package io.fastclock.it.apps.theft;
 import java.lang.invoke.MethodHandles;
 
 /**
- * Races start=background's thread to the runtime's public ClockRegistry.install: spins until the agent
- * has defined ClockRegistry in the boot loader, installs its own backends ({@link ForeignClock}, whose
- * superclasses TheftIT renamed to the runtime's MillisClock and NanosClock), then, once the agent has decided, checks the
- * clocks with a new class. Args: the fakes' directory.
+ * Races start=background's thread to the boot runtime's ClockRegistry.install, a public method of a
+ * package exported to the agent's module alone: spins until the agent has defined ClockRegistry in the
+ * boot loader (10 s at most), tries to install its own backends ({@link ForeignClock}, whose
+ * superclasses TheftIT renamed to the runtime's MillisClock and NanosClock) through reflection, then,
+ * once the agent has decided, checks the clocks with a new class. Args: the fakes' directory.
  */
 public final class RegistryRaceApp {
     private RegistryRaceApp() {}
@@ -15,10 +16,10 @@ public final class RegistryRaceApp {
         byte[] foreignClock = Loot.read(args[0], "io/fastclock/it/apps/theft/ForeignClock");
         byte[] foreignNanos = Loot.read(args[0], "io/fastclock/it/apps/theft/ForeignNanosClock");
         Class<?> registry = null;
-        long deadline = System.nanoTime() + 30_000_000_000L;
+        long deadline = System.nanoTime() + 10_000_000_000L;
         while (registry == null && System.nanoTime() < deadline) {
             try {
-                registry = Class.forName("io.fastclock.runtime.ClockRegistry", false, null);
+                registry = Class.forName("io.fastclock.boot.ClockRegistry", false, null);
             } catch (ClassNotFoundException e) {
                 Thread.onSpinWait();
             }
@@ -29,7 +30,13 @@ public final class RegistryRaceApp {
             Class<?> nanosClock = Class.forName("io.fastclock.runtime.NanosClock", false, null);
             Object millis = MethodHandles.lookup().defineClass(foreignClock).getConstructor().newInstance();
             Object nanos = MethodHandles.lookup().defineClass(foreignNanos).getConstructor().newInstance();
-            Object accepted = registry.getMethod("install", millisClock, nanosClock).invoke(null, millis, nanos);
+            Class<?> epochClock = Class.forName("io.fastclock.runtime.EpochClock", false, null);
+            Object accepted;
+            try {
+                accepted = registry.getMethod("install", millisClock, nanosClock, epochClock).invoke(null, millis, nanos, null);
+            } catch (IllegalAccessException e) {
+                accepted = "refused:" + e.getClass().getSimpleName();
+            }
             System.out.println("installAccepted=" + accepted);
         }
         Loot.awaitBackgroundStart();
