@@ -185,6 +185,9 @@ public final class DemoRounds {
             lines.add("  reads the system clocks until then" + (beforeVerdict
                     ? "; a figure marked" + RoundsReport.BEFORE_VERDICT_MARK + " has rounds that began before the verdict."
                     : ". Every round here began after its verdict."));
+            lines.add("  Where it was inactive in every round of a row, it ran the same code as the set-up without it:");
+            lines.add("  the last column says \"" + RoundsReport.AGENT_INACTIVE + "\", and any difference between the two");
+            lines.add("  figures is the machine's.");
         }
         String nl = System.lineSeparator();
         return String.join(nl, lines) + nl + nl;

@@ -16,6 +16,12 @@ final class RoundsReport {
     private static final SetUp[][] GROUPS = {{SetUp.PLAIN, SetUp.AGENT}, {SetUp.SLOW, SetUp.SLOW_AGENT}};
     private static final String[] GROUP_TITLES = {"without the simulator", "under the simulator"};
     static final String BEFORE_VERDICT_MARK = " *";
+    /**
+     * In place of a ratio where the agent was inactive through every round of a row: it ran the same
+     * code as the set-up without it, so a difference between the two is the machine's (a JIT that
+     * compiled later in one JVM than in the other on starved CPUs), not the agent's.
+     */
+    static final String AGENT_INACTIVE = "same code: the agent is inactive";
 
     private final List<SetUp> setUps;
     private final Map<DemoPoint, Map<SetUp, List<Sample>>> samples = new HashMap<>();
@@ -99,7 +105,8 @@ final class RoundsReport {
                 row.add(cell(p, s));
             }
             if (compared != null) {
-                row.add(Comparison.of(spread(p, compared.base()), spread(p, compared)));
+                row.add(inactiveThroughout(p, compared) ? AGENT_INACTIVE
+                        : Comparison.of(spread(p, compared.base()), spread(p, compared)));
             }
             row.add(LoadAverage.format(load.getOrDefault(p, Double.NaN)));
             table.row(row.toArray(new String[0]));
@@ -124,6 +131,16 @@ final class RoundsReport {
             }
         }
         return counts.isEmpty() ? null : String.join(", ", counts);
+    }
+
+    private boolean inactiveThroughout(DemoPoint point, SetUp setUp) {
+        List<Sample> all = samples(point, setUp);
+        for (Sample s : all) {
+            if (!"false".equals(s.agentBefore) || !"false".equals(s.agentAfter)) {
+                return false;
+            }
+        }
+        return !all.isEmpty();
     }
 
     private boolean beforeVerdict(DemoPoint point, SetUp setUp) {

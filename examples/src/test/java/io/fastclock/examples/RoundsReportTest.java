@@ -33,11 +33,33 @@ class RoundsReportTest {
         assertEquals("Without the simulator", lines[0]);
         assertTrue(lines[1].matches("clock +\\| threads \\| +plain \\| +agent \\| agent vs plain +\\| load"), lines[1]);
         assertTrue(lines[3].matches("currentTimeMillis \\| +1 \\| +49\\.5 ±4% \\| +49\\.5 ±4% \\| "
-                + Comparison.NOT_COMPARABLE + " \\| 1\\.50"), lines[3]);
+                + RoundsReport.AGENT_INACTIVE + " \\| 1\\.50"), lines[3]);
         assertEquals("Under the simulator", lines[5]);
         assertTrue(lines[6].contains("simulator+agent vs simulator"), lines[6]);
         assertTrue(lines[8].contains("| 8.1x faster (7.7x to 8.8x)"), lines[8]);
         assertFalse(report.anyBeforeVerdict());
+    }
+
+    @Test
+    void anInactiveAgentGetsNoRatioHoweverItsRoundsDifferedFromPlain() {
+        RoundsReport report = new RoundsReport(List.of(SetUp.PLAIN, SetUp.AGENT));
+        // A busy machine: the agent's JVM compiled late, every round twice plain's (a ratio by the rules).
+        rounds(report, MILLIS, SetUp.PLAIN, null, 25, 26, 27, 25);
+        rounds(report, MILLIS, SetUp.AGENT, "false", 50, 52, 51, 55);
+        assertTrue(Comparison.of(report.spread(MILLIS, SetUp.PLAIN), report.spread(MILLIS, SetUp.AGENT)).contains("slower"));
+        String row = report.tables("clock", List.of(MILLIS)).split(System.lineSeparator())[3];
+        assertTrue(row.contains("| " + RoundsReport.AGENT_INACTIVE + " |"), row);
+        assertFalse(row.contains("slower"), row);
+    }
+
+    @Test
+    void anAgentActiveInOneRoundIsCompared() {
+        RoundsReport report = new RoundsReport(List.of(SetUp.PLAIN, SetUp.AGENT));
+        rounds(report, MILLIS, SetUp.PLAIN, null, 25, 26, 27, 25);
+        rounds(report, MILLIS, SetUp.AGENT, "false", 50, 52, 51);
+        rounds(report, MILLIS, SetUp.AGENT, "true", 55);
+        String row = report.tables("clock", List.of(MILLIS)).split(System.lineSeparator())[3];
+        assertTrue(row.contains("slower"), row);
     }
 
     @Test
