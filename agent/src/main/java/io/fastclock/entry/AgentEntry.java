@@ -229,7 +229,7 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
 
     /** The helpers that define the agent's module and the boot runtime, and start the module in the background. */
     static boolean forTheModule(String helper) {
-        return helper.startsWith("PrivateModule") || helper.startsWith("RuntimeLoader") || helper.startsWith("BackgroundStart");
+        return helper.startsWith("PrivateModule") || helper.startsWith("RuntimeSetup") || helper.startsWith("BackgroundStart");
     }
 
     /**
@@ -308,7 +308,11 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         return new Object[] {region, index};
     }
 
-    /** An entry's bytes from the region (stored or deflated), or an IOException where it is not there. */
+    /**
+     * An entry's bytes from the region, or an IOException where it is not there. The build stores the
+     * helpers (an Inflater per entry cost premain tens of microseconds each); a jar repacked since may
+     * have deflated them, which is slower, not wrong.
+     */
     static byte[] entry(byte[] region, Map<String, long[]> index, String name) throws IOException {
         long[] at = index.get(name);
         if (at == null) {
