@@ -1,6 +1,5 @@
 package io.fastclock.rewrite;
 
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Thread-safe counters of what the transformer did. */
@@ -15,7 +14,10 @@ public final class RewriteStats implements RewriteListener {
     private final AtomicLong callSites = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong skippedNamedModule = new AtomicLong();
-    private final AtomicReference<String> firstFailure = new AtomicReference<>();
+    // Not an AtomicReference: its VarHandle is the JVM's first (VarHandles, VarForm: about half a
+    // millisecond of premain where the boot runtime is set up).
+    private final Object firstFailureLock = new Object();
+    private volatile String firstFailure;
 
     void countExcluded() {
         excluded.incrementAndGet();
@@ -42,8 +44,12 @@ public final class RewriteStats implements RewriteListener {
     @Override
     public void failed(String className, Throwable t) {
         failures.incrementAndGet();
-        if (firstFailure.get() == null) {
-            firstFailure.compareAndSet(null, className + ": " + t);
+        if (firstFailure == null) {
+            synchronized (firstFailureLock) {
+                if (firstFailure == null) {
+                    firstFailure = className + ": " + t;
+                }
+            }
         }
     }
 
@@ -84,7 +90,7 @@ public final class RewriteStats implements RewriteListener {
 
     /** {@code "com/foo/Bar: java.lang.SomeException: message"} for the first failure, or null. */
     public String firstFailure() {
-        return firstFailure.get();
+        return firstFailure;
     }
 
     @Override
