@@ -10,15 +10,15 @@ import java.util.function.Supplier;
  * ({@link EarlyStart}) before the application's first class loads, so that every class loaded from
  * then on calls FastClock, which serves the JDK's clocks until the verdict switches it.
  *
- * <p>Only ever defined in a class loader of premain's own (io.fastclock.entry.RuntimeLoader), the one
- * module java.base exports jdk.internal.misc and jdk.internal.module to for this; nothing else of the
+ * <p>Only ever defined in a class loader of premain's own (io.fastclock.entry.OwnLoader, made by
+ * io.fastclock.entry.RuntimeSetup), the one module java.base exports jdk.internal.misc and jdk.internal.module to for this; nothing else of the
  * agent is there, and nothing of it is kept. The work runs in this class's initialiser, which premain
  * triggers with Class.forName: calling a method of a class of another loader would take reflection,
  * whose first use spins method handles on JDK 18+ (milliseconds in premain). The loader hands over
  * the arguments once; a failure reaches premain as an ExceptionInInitializerError.
  */
 final class EarlyRuntime {
-    /** The arguments' layout, which the entry writes (RuntimeLoaderTest holds the two together). */
+    /** The arguments' layout, which RuntimeSetup writes (any IT that sets the runtime up fails where they differ). */
     static final int INSTRUMENTATION = 0;
     static final int CLASS_FILES = 1;
     static final int SETTINGS = 2;

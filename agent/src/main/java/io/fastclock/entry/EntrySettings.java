@@ -1,5 +1,9 @@
 package io.fastclock.entry;
 
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -78,6 +82,86 @@ final class EntrySettings {
             }
         }
         return s;
+    }
+
+    /**
+     * The {@code FASTCLOCK_*} variables, from {@value #ENVIRON}: the environment the process started
+     * with, which is what System.getenv() holds (nothing before premain changes it). Not System.getenv():
+     * its first call builds the whole environment's map, over half a millisecond of premain on every
+     * machine. Where the file cannot be read whole, or a variable of ours is not ASCII (getenv decodes
+     * it in the platform's encoding, which this does not guess), System.getenv()'s, filtered the same.
+     */
+    static Map<String, String> variables() {
+        Map<String, String> fromFile = variables(ENVIRON);
+        return fromFile != null ? fromFile : ours(System.getenv());
+    }
+
+    static final String ENVIRON = "/proc/self/environ";
+    private static final int ENVIRON_CAP = 16 * 1024 * 1024;
+
+    /** null where the file cannot be read whole or a variable of ours is not ASCII. */
+    static Map<String, String> variables(String environ) {
+        byte[] b = new byte[64 * 1024];
+        int length = 0;
+        try (FileInputStream in = new FileInputStream(environ)) {
+            for (int n; (n = in.read(b, length, b.length - length)) > 0; ) {
+                length += n;
+                if (length == b.length) {
+                    if (b.length >= ENVIRON_CAP) {
+                        return null;
+                    }
+                    b = Arrays.copyOf(b, b.length * 2);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        Map<String, String> out = new HashMap<>();
+        for (int start = 0; start < length; ) {
+            int end = start;
+            while (end < length && b[end] != 0) {
+                end++;
+            }
+            if (startsWith(b, start, end, ENV_PREFIX)) {
+                int eq = start;
+                while (eq < end && b[eq] != '=') {
+                    eq++;
+                }
+                for (int i = start; i < end; i++) {
+                    if (b[i] < 0) {
+                        return null;
+                    }
+                }
+                if (eq < end) { // the first of a name given twice, as getenv
+                    out.putIfAbsent(new String(b, start, eq - start, StandardCharsets.ISO_8859_1),
+                            new String(b, eq + 1, end - eq - 1, StandardCharsets.ISO_8859_1));
+                }
+            }
+            start = end + 1;
+        }
+        return out;
+    }
+
+    private static boolean startsWith(byte[] b, int start, int end, String prefix) {
+        if (end - start < prefix.length()) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length(); i++) {
+            if (b[start + i] != prefix.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static Map<String, String> ours(Map<String, String> environment) {
+        Map<String, String> out = new HashMap<>();
+        for (Map.Entry<String, String> e : environment.entrySet()) {
+            if (e.getKey().startsWith(ENV_PREFIX)) {
+                out.put(e.getKey(), e.getValue());
+            }
+        }
+        return out;
     }
 
     /** @return false for a key of no setting */

@@ -15,7 +15,7 @@ import java.util.function.Function;
  *
  * <p>premain, at start=background (the default): copies the settings' system properties, answers alone
  * where the system clocks are fast and the settings plain ({@link EntryState}), else sets up the boot
- * runtime ({@link RuntimeLoader}: from here on every class that loads calls FastClock, which serves the
+ * runtime ({@link RuntimeSetup}: from here on every class that loads calls FastClock, which serves the
  * JDK's clocks until the verdict switches it) and starts {@link BackgroundStart}, which defines the
  * agent's module while main runs. At start=wait the module decides here, before main.
  */
@@ -63,12 +63,13 @@ final class EntryStart implements Function<Object[], Object> {
             firstCallDone = true;
             if (EntryLines.PREMAIN.equals(how)) {
                 properties = settingsProperties(System.getProperties());
-                settings = EntrySettings.read((String) a[ARGUMENTS], properties, System.getenv());
+                settings = EntrySettings.read((String) a[ARGUMENTS], properties, EntrySettings.variables());
                 fastLine = FastClocksAtEntry.fastLine(settings);
                 if (fastLine != null && settings.plain()) {
                     @SuppressWarnings("unchecked")
-                    JarSnapshot jar = new JarSnapshot((String) a[JAR_PATH], (byte[]) a[REGION], (Map<String, long[]>) a[INDEX]);
-                    EntryState.answerAlone(fastLine, settings, (Instrumentation) a[INSTRUMENTATION], jar);
+                    Map<String, long[]> index = (Map<String, long[]>) a[INDEX];
+                    EntryState.answerAlone(fastLine, settings, (Instrumentation) a[INSTRUMENTATION], (String) a[JAR_PATH],
+                            (byte[]) a[REGION], index);
                     return Boolean.TRUE;
                 }
             }
@@ -98,10 +99,9 @@ final class EntryStart implements Function<Object[], Object> {
 
     /** premain where the entry did not answer alone: the runtime set up where it can be, then the module. */
     private void premain(String args, Instrumentation inst, JarSnapshot jar) throws Exception {
-        // Another copy of the jar (given twice) set the runtime up already: the module says so.
-        if (settings.early() && !(fastLine != null && settings.choicesAuto()) && !runtimeExists()) {
+        if (setsUpRuntime()) {
             try {
-                RuntimeLoader.install(inst, jar, settings.earlySettings());
+                RuntimeSetup.install(inst, jar, settings.earlySettings());
             } catch (Throwable t) {
                 // The module takes over what has loaded when it decides, as an attach does.
                 if (!settings.quiet()) {
@@ -119,6 +119,15 @@ final class EntryStart implements Function<Object[], Object> {
             // null: at start=wait the module reads the system properties itself, before main
             PrivateModule.define(false, jar).launchAgent(EntryLines.PREMAIN, args, inst, null);
         }
+    }
+
+    /**
+     * Whether premain sets up the boot runtime: settings it may act on before the module, clocks not
+     * found fast (or a choice asked of them), and no runtime there already (another copy of the jar,
+     * given twice, set it up: the module says so).
+     */
+    private boolean setsUpRuntime() {
+        return settings.early() && !(fastLine != null && settings.choicesAuto()) && !runtimeExists();
     }
 
     /** Whether the boot loader holds fastclock's runtime already: only fastclock can define it there. */

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.lang.module.ModuleDescriptor;
 import java.util.Collections;
+import java.util.Map;
 import java.util.Properties;
 import java.util.function.Supplier;
 import java.util.jar.Manifest;
@@ -43,13 +44,18 @@ final class EntryState implements Runnable {
     private final String[] values;
     /** Cleared as the thread begins: from then on only its stack holds the Instrumentation. */
     private Instrumentation inst;
-    private JarSnapshot jar;
+    /** What the entry read of its jar, made a JarSnapshot on the thread (its class is linked there, not in premain). */
+    private String jarPath;
+    private byte[] region;
+    private Map<String, long[]> index;
 
     /** @param reason the start line without its prefix */
-    private EntryState(String reason, Instrumentation inst, JarSnapshot jar) {
+    private EntryState(String reason, Instrumentation inst, String jarPath, byte[] region, Map<String, long[]> index) {
         this.values = new String[] {EntryLines.PREMAIN, UNKNOWN_VERSION, reason, SYSTEM, SYSTEM, SYSTEM, "false"};
         this.inst = inst;
-        this.jar = jar;
+        this.jarPath = jarPath;
+        this.region = region;
+        this.index = index;
     }
 
     /**
@@ -59,13 +65,17 @@ final class EntryState implements Runnable {
      * jdk.internal.vm costs the JVM its first lambdas (milliseconds): main does not wait for what only a
      * command asks.
      *
-     * @param jar what the entry read of its jar: the reader's class and the version come from there
+     * @param jarPath the jar's path
+     * @param region what the entry read of the jar (AgentEntry.readJar): the reader's class and the
+     *     version come from there
+     * @param index the region's entries
      */
-    static void answerAlone(String line, EntrySettings settings, Instrumentation inst, JarSnapshot jar) {
+    static void answerAlone(String line, EntrySettings settings, Instrumentation inst, String jarPath, byte[] region,
+            Map<String, long[]> index) {
         if (!settings.quiet()) {
             System.err.println(line);
         }
-        EntryState state = new EntryState(line.substring(PREFIX.length()), inst, jar);
+        EntryState state = new EntryState(line.substring(PREFIX.length()), inst, jarPath, region, index);
         state.mirror();
         Thread t = new Thread(state, THREAD_NAME);
         t.setDaemon(true);
@@ -100,9 +110,11 @@ final class EntryState implements Runnable {
     @Override
     public void run() {
         Instrumentation handed = inst;
-        JarSnapshot read = jar;
+        JarSnapshot read = new JarSnapshot(jarPath, region, index);
         inst = null;
-        jar = null;
+        jarPath = null;
+        region = null;
+        index = null;
         EntryLines.pause(PUBLISH_AFTER_MS);
         try {
             Properties agentProperties = agentProperties(handed, read);
@@ -123,7 +135,7 @@ final class EntryState implements Runnable {
         }
         byte[] manifest = jar.read(MANIFEST);
         values[VERSION_INDEX] = version(manifest == null ? null : new Manifest(new ByteArrayInputStream(manifest)));
-        Class<?> c = new OwnLoader().define(reader);
+        Class<?> c = new OwnLoader(null).define(null, reader);
         instrumentation.redefineModule(Object.class.getModule(), Collections.emptySet(),
                 Collections.singletonMap("jdk.internal.vm", Collections.singleton(c.getModule())),
                 Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
@@ -143,17 +155,6 @@ final class EntryState implements Runnable {
             return v;
         } catch (IllegalArgumentException e) {
             return UNKNOWN_VERSION;
-        }
-    }
-
-    /** A loader of the entry's own, parent the boot loader, defining the one class it is given. */
-    private static final class OwnLoader extends ClassLoader {
-        OwnLoader() {
-            super(null);
-        }
-
-        Class<?> define(byte[] bytes) {
-            return defineClass(null, bytes, 0, bytes.length);
         }
     }
 }

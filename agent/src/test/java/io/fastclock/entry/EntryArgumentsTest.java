@@ -46,9 +46,9 @@ class EntryArgumentsTest {
     @Test
     void theModulesHelpersAreKnownByName() {
         assertTrue(AgentEntry.forTheModule("PrivateModule$JarModuleReader"));
-        assertTrue(AgentEntry.forTheModule("RuntimeLoader"));
+        assertTrue(AgentEntry.forTheModule("RuntimeSetup"));
         assertTrue(AgentEntry.forTheModule("BackgroundStart"));
-        for (String first : new String[] {"EntryStart", "EntrySettings", "FastClocksAtEntry", "EntryState", "EntryState$OwnLoader",
+        for (String first : new String[] {"EntryStart", "EntrySettings", "FastClocksAtEntry", "EntryState", "OwnLoader",
             "EntryLines", "JarSnapshot"}) {
             assertFalse(AgentEntry.forTheModule(first), first);
         }

@@ -1,0 +1,55 @@
+package io.fastclock.entry;
+
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * premain's set-up of the boot runtime (io.fastclock.agent.EarlyRuntime), in a loader of the entry's
+ * own ({@link OwnLoader}) holding the three classes that do it and nothing else: the one module java.base
+ * exports jdk.internal.misc and jdk.internal.module to for that. The loader is made, used and dropped
+ * within premain, before any application code runs; it calls out to nothing the application could
+ * have replaced.
+ */
+final class RuntimeSetup {
+    static final String AGENT_PACKAGE = "io.fastclock.agent.";
+    /** Defined eagerly (none extends another), so the loader finds them and nothing else. */
+    static final String[] CLASSES = {"BootClassDefiner", "BootRuntime", "EarlyRuntime"};
+    static final String EARLY_RUNTIME = AGENT_PACKAGE + "EarlyRuntime";
+    static final String LOADER_NAME = "fastclock-runtime-setup";
+
+    private RuntimeSetup() {}
+
+    /**
+     * Sets up the boot runtime and its transformer.
+     *
+     * @param settings io.fastclock.boot.EarlyStart's, from EntrySettings.earlySettings
+     */
+    static void install(Instrumentation inst, JarSnapshot jar, String[] settings) throws IOException, ClassNotFoundException {
+        OwnLoader loader = new OwnLoader(LOADER_NAME);
+        Module setup = loader.getUnnamedModule();
+        Map<String, Set<Module>> exports = new HashMap<>();
+        exports.put("jdk.internal.misc", Collections.singleton(setup));
+        exports.put("jdk.internal.module", Collections.singleton(setup));
+        // JDK 11 has no export to every module but Module's own: java.lang open to this loader for it
+        // (io.fastclock.agent.BootRuntime.opensForExportToAll says the same for the agent's module).
+        Map<String, Set<Module>> opens = "11".equals(System.getProperty("java.specification.version"))
+                ? Collections.singletonMap("java.lang", Collections.singleton(setup)) : Collections.emptyMap();
+        // The JVM's first lambdas, here (milliseconds): the JDK's own, in redefineModule. A thread of its
+        // own beside premain's reads did not make premain shorter on two busy CPUs; it cost a thread.
+        inst.redefineModule(Object.class.getModule(), Collections.emptySet(), exports, opens,
+                Collections.emptySet(), Collections.emptyMap());
+        for (String simple : CLASSES) {
+            byte[] bytes = jar.read(JarSnapshot.entryName((AGENT_PACKAGE + simple).replace('.', '/') + ".class"));
+            if (bytes == null) {
+                throw new IOException("fastclock.jar lacks " + AGENT_PACKAGE + simple);
+            }
+            loader.define(AGENT_PACKAGE + simple, bytes);
+        }
+        loader.hand(new Object[] {inst, jar, settings});
+        Class.forName(EARLY_RUNTIME, true, loader);
+    }
+}
