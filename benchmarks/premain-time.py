@@ -3,18 +3,20 @@
 application's main class (-Xlog:class+load with uptimenanos), alternating runs, medians. Less noisy
 than whole-process timings: nothing before the agent or after main is counted.
 
-  benchmarks/premain-time.py RUNS JAVA AGENT.jar [OLD_AGENT.jar]
+  benchmarks/premain-time.py RUNS JAVA AGENT.jar [OLD_AGENT.jar ...]
 
 Configurations: an empty agent; the agent at its defaults on this host and under the simulator
 (LD_PRELOAD=native/target/libslowclock.so, SLOWCLOCK_SPIN_NS=0); mode=on; start=wait under the
-simulator; OLD_AGENT's defaults on this host and under the simulator when given. The child is the
+simulator; each OLD_AGENT's defaults on this host and under the simulator (named by its file). Each
+round runs every configuration once; "paired Δ" is the median of each round's difference from that
+round's empty agent, which a machine that slows down for a while moves less than the medians. The child is the
 benchmarks' Hello. Needs benchmarks/target/benchmarks.jar (mvn -B -q -Pbench -DskipTests package).
 """
 import os, re, statistics, subprocess, sys, tempfile, zipfile
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 n = int(sys.argv[1]); java = sys.argv[2]; jar = os.path.abspath(sys.argv[3])
-old = os.path.abspath(sys.argv[4]) if len(sys.argv) > 4 else None
+olds = [os.path.abspath(a) for a in sys.argv[4:]]
 work = tempfile.mkdtemp(prefix="premain-time")
 with zipfile.ZipFile(os.path.join(root, "benchmarks/target/benchmarks.jar")) as z:
     for name in z.namelist():
@@ -27,8 +29,9 @@ with zipfile.ZipFile(empty, "w") as z:
 sim = {"LD_PRELOAD": os.path.join(root, "native/target/libslowclock.so"), "SLOWCLOCK_SPIN_NS": "0"}
 ENTRY = " io.fastclock.entry.AgentEntry "
 cases = [("empty agent", ["-javaagent:" + empty], {}, " io.fastclock.bench.startup.EmptyAgent ")]
-if old:
-    cases += [("old, defaults", ["-javaagent:" + old], {}, ENTRY), ("old, defaults, simulator", ["-javaagent:" + old], sim, ENTRY)]
+for old in olds:
+    label = os.path.basename(old)
+    cases += [(label + ", defaults", ["-javaagent:" + old], {}, ENTRY), (label + ", defaults, simulator", ["-javaagent:" + old], sim, ENTRY)]
 cases += [("defaults", ["-javaagent:" + jar], {}, ENTRY),
           ("defaults, simulator", ["-javaagent:" + jar], sim, ENTRY),
           ("mode=on", ["-javaagent:" + jar + "=mode=on"], {}, ENTRY),
@@ -52,13 +55,19 @@ def once(args, extra, agent_class):
 
 
 results = {c[0]: [] for c in cases}
+paired = {c[0]: [] for c in cases}
 for r in range(n + 1):
+    row = {}
     for name, args, extra, agent_class in cases:
-        t = once(args, extra, agent_class)
-        if r > 0:
-            results[name].append(t)
+        row[name] = once(args, extra, agent_class)
+    if r > 0:
+        for name in row:
+            results[name].append(row[name])
+            paired[name].append(row[name] - row["empty agent"])
 base = statistics.median(results["empty agent"])
-print("%-28s %9s %7s %9s" % ("ms, agent class -> main class", "median", "min", "Δ median"))
+width = max(len(c[0]) for c in cases)
+print("%-*s %9s %7s %9s %9s" % (width, "ms, agent class -> main class", "median", "min", "Δ median", "paired Δ"))
 for name, *_ in cases:
     v = results[name]
-    print("%-28s %9.2f %7.2f %+9.2f" % (name, statistics.median(v), min(v), statistics.median(v) - base))
+    print("%-*s %9.2f %7.2f %+9.2f %+9.2f" % (width, name, statistics.median(v), min(v), statistics.median(v) - base,
+                                          statistics.median(paired[name])))
