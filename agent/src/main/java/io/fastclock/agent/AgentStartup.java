@@ -35,7 +35,7 @@ import io.fastclock.rewrite.ClassFilter;
 import io.fastclock.rewrite.ClockReplacements;
 import io.fastclock.rewrite.ClockTransformer;
 import io.fastclock.rewrite.JdkScope;
-import io.fastclock.rewrite.RewriteListener;
+import io.fastclock.rewrite.RewriteLines;
 import io.fastclock.rewrite.RewriteStats;
 import io.fastclock.runtime.EpochClock;
 import io.fastclock.runtime.MillisClock;
@@ -103,7 +103,7 @@ final class AgentStartup {
         ClockTransformer.Scope scope = new ClockTransformer.Scope(new ClassFilter(settings.include(), settings.exclude()),
                 jdkScope, ClockReplacements.serving(rows));
         Takeover takeover = Takeover.at(inst, runtime, scope, settings.log() == Settings.Log.QUIET,
-                log.debugEnabled() ? new DebugListener(log) : new FirstFailureReporter(log));
+                log.debugEnabled() ? new RewriteLines(log::debug) : new FirstFailureReporter(log));
         ClockTransformer transformer = takeover.transformer();
         Class<?>[] loaded = inst.getAllLoadedClasses();
         transformer.shadows().noteLoaded(loaded);
@@ -353,21 +353,4 @@ final class AgentStartup {
     }
 
     /** log=debug: one line per rewritten class, and every failure. */
-    private static final class DebugListener implements RewriteListener {
-        private final AgentLog log;
-
-        DebugListener(AgentLog log) {
-            this.log = log;
-        }
-
-        @Override
-        public void rewritten(String className, int callSites) {
-            log.debug("rewrote " + className.replace('/', '.') + " (" + callSites + " call sites)");
-        }
-
-        @Override
-        public void failed(String className, Throwable t) {
-            log.debug("left " + className.replace('/', '.') + " unchanged: rewriting it failed: " + t);
-        }
-    }
 }

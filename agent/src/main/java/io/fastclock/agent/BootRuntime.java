@@ -41,7 +41,7 @@ final class BootRuntime {
         "io.fastclock.runtime.MillisClock", "io.fastclock.runtime.NanosClock", "io.fastclock.runtime.EpochClock",
         "io.fastclock.runtime.SystemClocks", "io.fastclock.runtime.SystemClocks$1", "io.fastclock.runtime.SystemClocks$2",
         "io.fastclock.runtime.FastClock",
-        "io.fastclock.rewrite.RewriteListener", "io.fastclock.rewrite.RewriteStats", "io.fastclock.rewrite.Rewritten",
+        "io.fastclock.rewrite.RewriteListener", "io.fastclock.rewrite.RewriteLines", "io.fastclock.rewrite.RewriteStats", "io.fastclock.rewrite.Rewritten",
         "io.fastclock.rewrite.ClassRewriter", "io.fastclock.rewrite.ClassBytes", "io.fastclock.rewrite.ClassFilter",
         "io.fastclock.rewrite.JdkScope", "io.fastclock.rewrite.JdkScope$1", "io.fastclock.rewrite.ClockReplacements",
         "io.fastclock.rewrite.ClockReplacements$Row", "io.fastclock.rewrite.ClockReplacements$Served",
@@ -51,7 +51,7 @@ final class BootRuntime {
         "io.fastclock.rewrite.ClockTransformer$Scope",
         "io.fastclock.boot.BootLog", "io.fastclock.boot.JdkEpoch", "io.fastclock.boot.ClockRegistry", "io.fastclock.boot.InstalledClocks",
         "io.fastclock.boot.ClockSwitch", "io.fastclock.boot.ReadsRuntime", "io.fastclock.boot.RuntimeAccess",
-        "io.fastclock.boot.EarlyStart", "io.fastclock.boot.EarlyStart$LineTo", "io.fastclock.boot.EarlyStart$DebugLines",
+        "io.fastclock.boot.EarlyStart", "io.fastclock.boot.EarlyStart$LineTo",
     };
 
     private BootRuntime() {}

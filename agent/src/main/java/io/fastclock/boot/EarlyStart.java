@@ -5,7 +5,7 @@ import io.fastclock.rewrite.ClockReplacements;
 import io.fastclock.rewrite.ClockReplacements.Served;
 import io.fastclock.rewrite.ClockTransformer;
 import io.fastclock.rewrite.JdkScope;
-import io.fastclock.rewrite.RewriteListener;
+import io.fastclock.rewrite.RewriteLines;
 import io.fastclock.rewrite.RewriteStats;
 import io.fastclock.rewrite.RuntimeShadows;
 import io.fastclock.runtime.FastClock;
@@ -51,7 +51,7 @@ public final class EarlyStart {
                 jdkScope(settings[JDK]), ClockReplacements.serving(served(settings[SERVED])));
         ClockTransformer transformer = install(inst, runtime, scope, "quiet".equalsIgnoreCase(settings[LOG]), true);
         if ("debug".equalsIgnoreCase(settings[LOG])) {
-            transformer.listener(new DebugLines(new BootLog(false)));
+            transformer.listener(new RewriteLines(new LineTo(new BootLog(false))));
         }
         return transformer;
     }
@@ -111,28 +111,6 @@ public final class EarlyStart {
             }
         }
         throw new IllegalArgumentException("jdk=" + setting);
-    }
-
-    /**
-     * log=debug before the verdict: the lines the agent's own listener writes after it, for the classes
-     * rewritten as they load (the verdict replaces this listener).
-     */
-    private static final class DebugLines implements RewriteListener {
-        private final BootLog log;
-
-        DebugLines(BootLog log) {
-            this.log = log;
-        }
-
-        @Override
-        public void rewritten(String className, int callSites) {
-            log.line("rewrote " + className.replace('/', '.') + " (" + callSites + " call sites)");
-        }
-
-        @Override
-        public void failed(String className, Throwable t) {
-            log.line("left " + className.replace('/', '.') + " unchanged: rewriting it failed: " + t);
-        }
     }
 
     /** A class, not a method reference: no lambda is linked at start-up. */
