@@ -351,6 +351,4 @@ final class AgentStartup {
                 return new SystemNanos();
         }
     }
-
-    /** log=debug: one line per rewritten class, and every failure. */
 }

@@ -57,11 +57,6 @@ final class BootRuntime {
     private BootRuntime() {}
 
     /**
-     * @param classFiles a class's file by its resource name ({@code io/fastclock/runtime/FastClock.class})
-     * @param user the module that goes on to use the runtime's inner packages
-     * @return the runtime's module
-     */
-    /**
      * What java.base opens to the module that defines the runtime: java.lang on JDK 11, which has no
      * export to every module but Module's own (BootClassDefiner.addExportsToAll); nothing elsewhere.
      */
@@ -70,6 +65,11 @@ final class BootRuntime {
                 ? Collections.singletonMap("java.lang", Collections.singleton(definer)) : Collections.emptyMap();
     }
 
+    /**
+     * @param classFiles a class's file by its resource name ({@code io/fastclock/runtime/FastClock.class})
+     * @param user the module that goes on to use the runtime's inner packages
+     * @return the runtime's module
+     */
     static Module define(Function<String, byte[]> classFiles, Module user) {
         HashSet<String> packages = new HashSet<>(Arrays.asList(INNER));
         packages.add(API);

@@ -85,21 +85,26 @@ final class EntrySettings {
     }
 
     /**
-     * The {@code FASTCLOCK_*} variables, from {@value #ENVIRON}: the environment the process started
-     * with, which is what System.getenv() holds (nothing before premain changes it). Not System.getenv():
-     * its first call builds the whole environment's map, over half a millisecond of premain on every
-     * machine. Where the file cannot be read whole, or a variable of ours is not ASCII (getenv decodes
-     * it in the platform's encoding, which this does not guess), System.getenv()'s, filtered the same.
+     * The {@code FASTCLOCK_*} variables, from {@value #ENVIRON} where the java launcher started this JVM:
+     * the environment the process started with, which is what System.getenv() holds there (the launcher
+     * sets none of ours). Not System.getenv(): its first call builds the whole environment's map, over
+     * half a millisecond of premain on every machine. A program that creates the JVM itself (JNI: a
+     * Python or C host) may have changed its environment since it started, which only getenv sees: there,
+     * and where the file cannot be read whole, is empty (the kernel gives nothing once the process's first
+     * thread has ended), or holds a variable of ours that is not ASCII (getenv decodes it in the platform's
+     * encoding, which this does not guess), System.getenv()'s, filtered the same. A native agent
+     * (-agentpath) that changes ours before premain is not seen here; the module, where it runs, reads
+     * getenv.
      */
     static Map<String, String> variables() {
-        Map<String, String> fromFile = variables(ENVIRON);
+        Map<String, String> fromFile = "SUN_STANDARD".equals(System.getProperty("sun.java.launcher")) ? variables(ENVIRON) : null;
         return fromFile != null ? fromFile : ours(System.getenv());
     }
 
     static final String ENVIRON = "/proc/self/environ";
     private static final int ENVIRON_CAP = 16 * 1024 * 1024;
 
-    /** null where the file cannot be read whole or a variable of ours is not ASCII. */
+    /** null where the file cannot be read whole, is empty, or holds a variable of ours that is not ASCII. */
     static Map<String, String> variables(String environ) {
         byte[] b = new byte[64 * 1024];
         int length = 0;
@@ -114,6 +119,9 @@ final class EntrySettings {
                 }
             }
         } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        if (length == 0) {
             return null;
         }
         Map<String, String> out = new HashMap<>();

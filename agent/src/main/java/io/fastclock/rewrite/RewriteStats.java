@@ -45,9 +45,10 @@ public final class RewriteStats implements RewriteListener {
     public void failed(String className, Throwable t) {
         failures.incrementAndGet();
         if (firstFailure == null) {
+            String failure = className + ": " + t;
             synchronized (firstFailureLock) {
                 if (firstFailure == null) {
-                    firstFailure = className + ": " + t;
+                    firstFailure = failure;
                 }
             }
         }

@@ -56,8 +56,10 @@ class EntryVariablesTest {
     }
 
     @Test
-    void anUnreadableFileIsLeftToGetenv() {
+    void anUnreadableOrEmptyFileIsLeftToGetenv() throws IOException {
         assertNull(EntrySettings.variables(dir.resolve("missing").toString()));
+        // what the kernel gives once the process's first thread has ended
+        assertNull(EntrySettings.variables(write("").toString()));
     }
 
     private Path write(String content) throws IOException {
