@@ -111,7 +111,7 @@ public final class MachineProbe {
         double[] interpreted = null;
         if (!jnaNamed && !alwaysCheckTsc && !loaded.loaded() && settings.millis() == Settings.Millis.AUTO) {
             interpreted = new double[] {InterpretedCost.upperBoundNanosPerCall(true, 0), InterpretedCost.upperBoundNanosPerCall(false, 0)};
-            notWorthIt = jnaCannotWin(interpreted[0], interpreted[1]);
+            notWorthIt = jnaCannotWin(interpreted[0]);
         }
         if (jnaNamed || alwaysCheckTsc || (!loaded.loaded() && settings.millis() == Settings.Millis.AUTO && notWorthIt == null)) {
             // JNA is a sealed named module with native access of its own (nativelib.JnaModule): no JVM warning.
@@ -172,16 +172,18 @@ public final class MachineProbe {
 
     /**
      * The least a JNA call has cost (clock_gettime through direct mapping, best of batches: 148-160 ns on
-     * the machines here, twelve times a JNI call): where both system clocks cost less, as the
-     * interpreter times them (an upper bound), JNA cannot be faster, and is not loaded at all.
+     * the machines here, twelve times a JNI call): where currentTimeMillis costs less, as the interpreter
+     * times it (an upper bound), JNA cannot be faster, and is not loaded at all. JNA serves
+     * currentTimeMillis alone (jna-coarse; java.time's epoch read follows it), so nanoTime's cost does
+     * not count.
      */
     static final double JNA_LEAST_NANOS = 140;
 
-    /** Why JNA is not worth loading here, or null where it might be: the system clocks as the interpreter times them. */
-    static String jnaCannotWin(double millis, double nanos) {
-        if (millis < JNA_LEAST_NANOS && nanos < JNA_LEAST_NANOS) {
-            return "JNA was not looked for: the system clocks cost at most " + Math.round(Math.max(millis, nanos))
-                    + " ns a call, less than a JNA call ever has (" + Math.round(JNA_LEAST_NANOS) + " ns)";
+    /** Why JNA is not worth loading here, or null where it might be: currentTimeMillis as the interpreter times it. */
+    static String jnaCannotWin(double millis) {
+        if (millis < JNA_LEAST_NANOS) {
+            return "JNA was not looked for: currentTimeMillis costs at most " + Math.round(millis)
+                    + " ns a call, less than a JNA call ever has (" + Math.round(JNA_LEAST_NANOS) + " ns), and JNA serves nothing else";
         }
         return null;
     }
