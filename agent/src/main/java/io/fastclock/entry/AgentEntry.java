@@ -4,7 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.lang.instrument.Instrumentation;
-import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.security.CodeSource;
 import java.util.HashMap;
@@ -24,9 +24,10 @@ import java.util.zip.Inflater;
  * <p>Why a loader of their own: a class the entry calls by name in its own package could be a class
  * application code defined there first ({@code MethodHandles.privateLookupIn(AgentEntry.class, ...)}),
  * or put on the class path; in a loader that only this call has, every name is the entry's. The loader
- * keeps nothing: the helpers are defined here, eagerly, while the jar's bytes are on this stack, and
- * their bytes come from the one read of the jar (a file read again after main starts may no longer be
- * the file the JVM started from).
+ * defines a helper the first time one is named ({@link #findClass}), from the bytes of the one read of
+ * the jar (a file read again after main starts may no longer be the file the JVM started from), which
+ * it keeps while its helpers run: a helper that only a thread of theirs uses is defined there, not in
+ * premain, and one that nothing uses is never defined.
  *
  * <p>The read ({@link #readJar}) takes the central directory and the part of the jar the agent needs at
  * run time (the build puts it first, ending at {@value #REGION_END}); the command line reads it all.
@@ -40,9 +41,8 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
     static final String PREMAIN = "premain";
     static final String AGENTMAIN = "agentmain";
     static final String MAIN = "main";
-    /** The helpers' class files, {@code <simple name>.classdata}, listed one per line in {@value #HELPER_LIST}. */
+    /** The helpers' class files, {@code <simple name>.classdata}. */
     static final String HELPERS = "META-INF/fastclock/entry/";
-    static final String HELPER_LIST = HELPERS + "classes";
     static final String PACKAGE = "io.fastclock.entry.";
     /** The helper this class hands over to (its initialiser gives this loader an instance). */
     static final String START = PACKAGE + "EntryStart";
@@ -62,14 +62,18 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
     static final int WHOLE_JAR = 6;
     static final int LENGTH = 7;
 
-    /** What EntryStart answers where it needs the module's helpers ({@link #forTheModule}) to go on. */
+    /** What EntryStart answers where it needs the rest of the region (up to {@value #REGION_END}) to go on. */
     static final String MODULE_NEEDED = "module needed";
 
     /** EntryStart's instance, handed over once by its initialiser ({@link #accept}). */
     private Function<Object[], Object> start;
+    /** What the entry read of the jar, and its entries (readJar's): guarded by this loader's lock. */
+    private byte[] region;
+    private Map<String, long[]> index;
 
-    private AgentEntry() {
+    AgentEntry(Object[] read) {
         super("fastclock-entry", null);
+        read(read);
     }
 
     public static void premain(String args, Instrumentation inst) {
@@ -156,24 +160,20 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
             boolean whole = how.equals(MAIN);
             try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
                 Object[] read = readJar(file, jar, whole ? null : ENTRY_END);
-                byte[] region = (byte[]) read[0];
-                @SuppressWarnings("unchecked")
-                Map<String, long[]> index = (Map<String, long[]>) read[1];
-                AgentEntry loader = new AgentEntry();
-                loader.defineHelpers(region, index, false);
+                AgentEntry loader = new AgentEntry(read);
                 Class.forName(START, true, loader);
                 Function<Object[], Object> start = loader.start;
                 loader.start = null;
                 if (start == null) {
                     throw new IllegalStateException("the entry's helpers did not start");
                 }
-                Object[] arguments = argumentsFor(how, args, inst, jar, region, index, whole);
+                Object[] arguments = argumentsFor(how, args, inst, jar, read, whole);
                 Object answer = start.apply(arguments);
                 if (MODULE_NEEDED.equals(answer)) {
                     // Not answered alone: what defines the agent's module, and the runtime, is needed too.
-                    loader.defineHelpers(region, index, true);
                     if (!whole) {
                         read = readJar(file, jar, REGION_END);
+                        loader.read(read);
                         arguments[REGION] = read[0];
                         arguments[INDEX] = read[1];
                     }
@@ -188,15 +188,15 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         }
     }
 
-    static Object[] argumentsFor(String how, Object args, Instrumentation inst, File jar, byte[] region,
-            Map<String, long[]> index, boolean whole) {
+    /** @param read readJar's answer */
+    static Object[] argumentsFor(String how, Object args, Instrumentation inst, File jar, Object[] read, boolean whole) {
         Object[] out = new Object[LENGTH];
         out[ENTRY_POINT] = how;
         out[ARGUMENTS] = args;
         out[INSTRUMENTATION] = inst;
         out[JAR_PATH] = jar.getPath();
-        out[REGION] = region;
-        out[INDEX] = index;
+        out[REGION] = read[0];
+        out[INDEX] = read[1];
         out[WHOLE_JAR] = whole;
         return out;
     }
@@ -211,25 +211,31 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         }
     }
 
-    /**
-     * The helpers the jar lists, defined from the read's bytes, in the listed order: those that define the
-     * agent's module and the runtime ({@link #forTheModule}), or the others, which answer on a machine
-     * whose clocks are fast without the rest ever being defined.
-     */
-    private void defineHelpers(byte[] region, Map<String, long[]> index, boolean moduleOnes) throws IOException {
-        byte[] list = entry(region, index, HELPER_LIST);
-        for (String line : new String(list, StandardCharsets.UTF_8).split("\n")) {
-            String helper = line.trim();
-            if (!helper.isEmpty() && forTheModule(helper) == moduleOnes) {
-                byte[] bytes = entry(region, index, HELPERS + helper + ".classdata");
-                defineClass(PACKAGE + helper, bytes, 0, bytes.length);
-            }
-        }
+    /** A later, longer read of the jar: the helpers are defined from it from now on. */
+    @SuppressWarnings("unchecked")
+    private synchronized void read(Object[] read) {
+        region = (byte[]) read[0];
+        index = (Map<String, long[]>) read[1];
     }
 
-    /** The helpers that define the agent's module and the boot runtime, and start the module in the background. */
-    static boolean forTheModule(String helper) {
-        return helper.startsWith("PrivateModule") || helper.startsWith("RuntimeSetup") || helper.startsWith("BackgroundStart");
+    /**
+     * A helper, defined from the read's bytes the first time it is named (the JVM asks this loader, under
+     * its lock, as it links a helper that names another); any other name is not found (java.* and the
+     * JDK's come from the boot loader, this loader's parent).
+     */
+    @Override
+    protected synchronized Class<?> findClass(String name) throws ClassNotFoundException {
+        String simple = name.startsWith(PACKAGE) ? name.substring(PACKAGE.length()) : "";
+        String entry = HELPERS + simple + ".classdata";
+        if (simple.isEmpty() || simple.indexOf('.') >= 0 || !index.containsKey(entry)) {
+            throw new ClassNotFoundException(name);
+        }
+        try {
+            byte[] bytes = entry(region, index, entry);
+            return defineClass(name, bytes, 0, bytes.length);
+        } catch (IOException e) {
+            throw new ClassNotFoundException(name, e);
+        }
     }
 
     /**
@@ -245,15 +251,19 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         if (length < 22 || length > Integer.MAX_VALUE) {
             throw new IOException(jar + " is not a jar fastclock can read");
         }
-        int tailLength = (int) Math.min(length, 65536 + 22 + 64 * 1024);
-        byte[] tail = new byte[tailLength];
-        file.seek(length - tailLength);
-        file.readFully(tail);
-        int eocd = -1;
-        for (int i = tailLength - 22; i >= 0; i--) {
-            if (u4(tail, i) == 0x06054b50L) {
-                eocd = i;
-                break;
+        // The directory's end is the last 22 bytes where the jar has no comment (the build's): read those
+        // first; a jar repacked with a comment is searched for it, up to the longest a comment can be.
+        int tailLength = 22;
+        byte[] tail = readAt(file, length - tailLength, tailLength);
+        int eocd = u4(tail, 0) == 0x06054b50L && u2(tail, 20) == 0 ? 0 : -1;
+        if (eocd < 0) {
+            tailLength = (int) Math.min(length, 65535 + 22);
+            tail = readAt(file, length - tailLength, tailLength);
+            for (int i = tailLength - 22; i >= 0; i--) {
+                if (u4(tail, i) == 0x06054b50L && i + 22 + u2(tail, i + 20) == tailLength) { // not a comment's bytes
+                    eocd = i;
+                    break;
+                }
             }
         }
         if (eocd < 0) {
@@ -262,28 +272,19 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         int entries = u2(tail, eocd + 10);
         long cenSize = u4(tail, eocd + 12);
         long cenOffset = u4(tail, eocd + 16);
-        byte[] cen;
-        int cenAt;
-        long tailStart = length - tailLength;
-        if (cenOffset >= tailStart && cenOffset + cenSize <= tailStart + eocd) {
-            cen = tail;
-            cenAt = (int) (cenOffset - tailStart);
-        } else {
-            cen = new byte[(int) cenSize];
-            file.seek(cenOffset);
-            file.readFully(cen);
-            cenAt = 0;
+        if (cenOffset + cenSize > length - tailLength + eocd) {
+            throw new IOException(jar + ": damaged zip directory");
         }
+        byte[] cen = readAt(file, cenOffset, (int) cenSize);
         Map<String, long[]> index = new HashMap<>(until == null ? entries * 2 : 64);
         long regionEnd = cenOffset;
-        for (int n = 0, p = cenAt; n < entries; n++) {
+        for (int n = 0, p = 0; n < entries; n++) {
             if (u4(cen, p) != 0x02014b50L) {
                 throw new IOException(jar + ": damaged zip directory");
             }
             int nameLength = u2(cen, p + 28);
             long local = u4(cen, p + 42);
-            // The names are ASCII (the build's): ISO-8859-1 decodes them as a copy.
-            String name = new String(cen, p + 46, nameLength, StandardCharsets.ISO_8859_1);
+            String name = latin1(cen, p + 46, nameLength);
             if (name.equals(until)) {
                 regionEnd = local;
                 break;
@@ -349,6 +350,22 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         }
     }
 
+    private static byte[] readAt(RandomAccessFile file, long at, int length) throws IOException {
+        byte[] b = new byte[length];
+        file.seek(at);
+        file.readFully(b);
+        return b;
+    }
+
+    /**
+     * Bytes as ISO-8859-1 characters, one for one: the build writes ASCII entry names.
+     * Not through a Charset: StandardCharsets' initialiser loads six charsets into premain.
+     */
+    @SuppressWarnings("deprecation")
+    static String latin1(byte[] b, int offset, int length) {
+        return new String(b, 0, offset, length);
+    }
+
     private static int u2(byte[] b, int i) {
         return (b[i] & 0xff) | (b[i + 1] & 0xff) << 8;
     }
@@ -392,15 +409,54 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         if (source == null || source.getLocation() == null) {
             throw new IOException("cannot find fastclock.jar (no code source)");
         }
-        try {
-            File file = new File(source.getLocation().toURI());
-            if (!file.isFile()) {
-                throw new IOException("fastclock must run from its jar, not " + file);
-            }
-            return file;
-        } catch (URISyntaxException | IllegalArgumentException e) {
-            throw new IOException("cannot find fastclock.jar: " + e, e);
+        URL location = source.getLocation();
+        String authority = location.getAuthority();
+        if (!"file".equals(location.getProtocol()) || authority != null && !authority.isEmpty()
+                || location.getQuery() != null || location.getRef() != null) {
+            throw new IOException("fastclock must run from a jar on this machine, not " + location);
         }
+        File file = new File(filePath(location.getPath()));
+        if (!file.isFile()) {
+            throw new IOException("fastclock must run from its jar, not " + file);
+        }
+        return file;
+    }
+
+    /**
+     * A file URL's path as a file name: its %XX escapes decoded as UTF-8 (the class path writes a jar's
+     * URL so: jdk.internal.loader.URLClassPath). Not {@code new File(url.toURI())}, which is the same
+     * for such a URL but loads java.net.URI's parser into premain (a quarter of a millisecond).
+     */
+    static String filePath(String urlPath) throws IOException {
+        if (urlPath.isEmpty() || urlPath.charAt(0) != '/') {
+            throw new IOException("fastclock.jar's URL has no absolute path: " + urlPath);
+        }
+        if (urlPath.indexOf('%') < 0) {
+            return urlPath;
+        }
+        byte[] bytes = new byte[urlPath.length() * 3];
+        int n = 0;
+        for (int i = 0; i < urlPath.length(); i++) {
+            char c = urlPath.charAt(i);
+            if (c == '%') {
+                int high = i + 2 < urlPath.length() ? Character.digit(urlPath.charAt(i + 1), 16) : -1;
+                int low = high < 0 ? -1 : Character.digit(urlPath.charAt(i + 2), 16);
+                if (low < 0) {
+                    throw new IOException("fastclock.jar's URL has a broken escape: " + urlPath);
+                }
+                bytes[n++] = (byte) (high << 4 | low);
+                i += 2;
+            } else if (c < 0x80) {
+                bytes[n++] = (byte) c;
+            } else { // a character left unescaped (a URL made from a URI): its UTF-8 bytes
+                int end = Character.isHighSurrogate(c) && i + 1 < urlPath.length() ? i + 2 : i + 1;
+                byte[] encoded = urlPath.substring(i, end).getBytes(StandardCharsets.UTF_8);
+                System.arraycopy(encoded, 0, bytes, n, encoded.length);
+                n += encoded.length;
+                i = end - 1;
+            }
+        }
+        return new String(bytes, 0, n, StandardCharsets.UTF_8);
     }
 
     /**

@@ -3,7 +3,8 @@ package io.fastclock.entry;
 /**
  * What the entry's helpers share: the entry points' names, the one-line rule (the same as
  * AgentEntry's and the agent module's OneLine, which these classes cannot use: AgentEntryOneLineTest
- * holds the copies together), the line for a start that failed, and a sleep that interrupts do not cut.
+ * holds the copies together), the line for a start that failed, a sleep that interrupts do not cut,
+ * and what premain decodes and prints without a Charset.
  */
 final class EntryLines {
     static final String PREMAIN = "premain";
@@ -24,6 +25,44 @@ final class EntryLines {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * Bytes as ISO-8859-1 characters, one for one (the file names and sysfs values premain reads).
+     * Not through a Charset: StandardCharsets' initialiser loads six charsets into premain.
+     */
+    @SuppressWarnings("deprecation")
+    static String latin1(byte[] b, int offset, int length) {
+        return new String(b, 0, offset, length);
+    }
+
+    /** Encodings in which an ASCII character is its own byte: a line of them can go to stderr as bytes. */
+    private static final String[] ASCII_ENCODINGS = {"UTF-8", "UTF8", "US-ASCII", "ANSI_X3.4-1968", "ISO-8859-1", "ISO8859_1"};
+
+    /**
+     * A line on stderr, as bytes where it is ASCII and stderr's encoding writes ASCII as itself: the
+     * first println in a JVM runs its character encoder interpreted (a quarter of a millisecond of
+     * premain), writing bytes does not. println otherwise.
+     */
+    static void printLine(String line) {
+        String encoding = System.getProperty("stderr.encoding", System.getProperty("sun.stderr.encoding", System.getProperty("file.encoding")));
+        String separator = System.lineSeparator();
+        boolean asBytes = false;
+        for (String ascii : ASCII_ENCODINGS) {
+            asBytes |= ascii.equalsIgnoreCase(encoding);
+        }
+        byte[] bytes = new byte[line.length() + separator.length()];
+        for (int i = 0; asBytes && i < bytes.length; i++) {
+            char c = i < line.length() ? line.charAt(i) : separator.charAt(i - line.length());
+            asBytes = c < 0x80;
+            bytes[i] = (byte) c;
+        }
+        if (asBytes) {
+            System.err.write(bytes, 0, bytes.length);
+            System.err.flush();
+        } else {
+            System.err.println(line);
+        }
     }
 
     static void notStarted(Throwable t) {

@@ -2,7 +2,6 @@ package io.fastclock.entry;
 
 import java.io.FileInputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
@@ -141,8 +140,7 @@ final class EntrySettings {
                     }
                 }
                 if (eq < end) { // the first of a name given twice, as getenv
-                    out.putIfAbsent(new String(b, start, eq - start, StandardCharsets.ISO_8859_1),
-                            new String(b, eq + 1, end - eq - 1, StandardCharsets.ISO_8859_1));
+                    out.putIfAbsent(EntryLines.latin1(b, start, eq - start), EntryLines.latin1(b, eq + 1, end - eq - 1));
                 }
             }
             start = end + 1;

@@ -73,7 +73,7 @@ final class EntryState implements Runnable {
     static void answerAlone(String line, EntrySettings settings, Instrumentation inst, String jarPath, byte[] region,
             Map<String, long[]> index) {
         if (!settings.quiet()) {
-            System.err.println(line);
+            EntryLines.printLine(line);
         }
         EntryState state = new EntryState(line.substring(PREFIX.length()), inst, jarPath, region, index);
         state.mirror();

@@ -4,7 +4,6 @@ import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The answer {@code auto} gives on most machines, found before the agent's module, the native
@@ -71,7 +70,7 @@ final class FastClocksAtEntry {
         if (length > SYSFS_CAP) {
             return null;
         }
-        String name = new String(buffer, 0, length, StandardCharsets.ISO_8859_1).trim();
+        String name = EntryLines.latin1(buffer, 0, length).trim();
         if (name.isEmpty()) {
             return null;
         }

@@ -2,13 +2,21 @@ package io.fastclock.entry;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.fastclock.rewrite.RuntimePackages;
 import java.io.File;
+import java.io.InputStream;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * AgentEntry and its helpers share no class (the helpers are defined in a loader that cannot see
@@ -16,6 +24,9 @@ import org.junit.jupiter.api.Test;
  * together here.
  */
 class EntryArgumentsTest {
+    @TempDir
+    Path temp;
+
     @Test
     void theArgumentsLayoutIsOneOnBothSides() {
         assertEquals(AgentEntry.ENTRY_POINT, EntryStart.ENTRY_POINT);
@@ -30,7 +41,7 @@ class EntryArgumentsTest {
         assertEquals(AgentEntry.PREMAIN, EntryLines.PREMAIN);
         assertEquals(AgentEntry.AGENTMAIN, EntryLines.AGENTMAIN);
         assertEquals(AgentEntry.MAIN, EntryLines.MAIN);
-        Object[] a = AgentEntry.argumentsFor("premain", "x", null, new File("/a.jar"), new byte[0], new HashMap<>(), false);
+        Object[] a = AgentEntry.argumentsFor("premain", "x", null, new File("/a.jar"), new Object[] {new byte[0], new HashMap<>()}, false);
         assertEquals(AgentEntry.LENGTH, a.length);
         assertEquals("premain", a[EntryStart.ENTRY_POINT]);
         assertEquals("/a.jar", a[EntryStart.JAR_PATH]);
@@ -42,15 +53,35 @@ class EntryArgumentsTest {
         assertArrayEquals(RuntimePackages.PACKAGES, PrivateModule.RUNTIME_PACKAGES);
     }
 
-    /** Only the helpers that define the module and the runtime wait for the second call. */
+    /**
+     * The entry's loader defines a helper from the read's bytes when it is first named, once, and finds
+     * nothing else: not a name outside the helpers' package, not one the read lacks.
+     */
     @Test
-    void theModulesHelpersAreKnownByName() {
-        assertTrue(AgentEntry.forTheModule("PrivateModule$JarModuleReader"));
-        assertTrue(AgentEntry.forTheModule("RuntimeSetup"));
-        assertTrue(AgentEntry.forTheModule("BackgroundStart"));
-        for (String first : new String[] {"EntryStart", "EntrySettings", "FastClocksAtEntry", "EntryState", "OwnLoader",
-            "EntryLines", "JarSnapshot"}) {
-            assertFalse(AgentEntry.forTheModule(first), first);
+    void theLoaderDefinesHelpersFromTheReadAlone() throws Exception {
+        Path jar = temp.resolve("entry.jar");
+        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(jar))) {
+            zip.putNextEntry(new ZipEntry(AgentEntry.HELPERS + "EntryLines.classdata"));
+            try (InputStream in = EntryLines.class.getResourceAsStream("EntryLines.class")) {
+                in.transferTo(zip);
+            }
+            zip.closeEntry();
+            zip.putNextEntry(new ZipEntry(AgentEntry.ENTRY_END));
+            zip.closeEntry();
+        }
+        Object[] read;
+        try (RandomAccessFile file = new RandomAccessFile(jar.toFile(), "r")) {
+            read = AgentEntry.readJar(file, jar.toFile(), AgentEntry.ENTRY_END);
+        }
+        AgentEntry loader = new AgentEntry(read);
+        Class<?> lines = loader.loadClass(AgentEntry.PACKAGE + "EntryLines");
+        assertSame(loader, lines.getClassLoader());
+        assertNotSame(EntryLines.class, lines);
+        assertSame(lines, loader.loadClass(AgentEntry.PACKAGE + "EntryLines"));
+        assertSame(String.class, loader.loadClass("java.lang.String"));
+        for (String absent : new String[] {AgentEntry.PACKAGE + "EntryStart", AgentEntry.PACKAGE + "state.EntryLines",
+            "io.fastclock.EntryLines", AgentEntry.PACKAGE, "EntryLines", EntryArgumentsTest.class.getName()}) {
+            assertThrows(ClassNotFoundException.class, () -> loader.loadClass(absent), absent);
         }
     }
 }
