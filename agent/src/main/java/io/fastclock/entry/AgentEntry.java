@@ -8,7 +8,6 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.security.CodeSource;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -37,7 +36,7 @@ import java.util.zip.Inflater;
  * file open here. Everything else (the nested JNA jar) is read later only against a digest taken from
  * this read.
  */
-public final class AgentEntry extends ClassLoader implements Consumer<Function<Object[], Object>> {
+public final class AgentEntry extends ClassLoader implements Consumer<Function<Object[], Object>>, Function<String, long[]> {
     static final String PREMAIN = "premain";
     static final String AGENTMAIN = "agentmain";
     static final String MAIN = "main";
@@ -65,11 +64,18 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
     /** What EntryStart answers where it needs the rest of the region (up to {@value #REGION_END}) to go on. */
     static final String MODULE_NEEDED = "module needed";
 
+    private static final long CENTRAL_HEADER = 0x02014b50L;
+    private static final long DIRECTORY_END = 0x06054b50L;
+
     /** EntryStart's instance, handed over once by its initialiser ({@link #accept}). */
     private Function<Object[], Object> start;
-    /** What the entry read of the jar, and its entries (readJar's): guarded by this loader's lock. */
+    /** What the entry read of the jar ({@link #readJar}'s region and directory): guarded by this loader's lock. */
     private byte[] region;
-    private Map<String, long[]> index;
+    private byte[] directory;
+    /** The directory's entries parsed so far, by name: {local header's offset, method, compressed size, size}. */
+    private final Map<String, long[]> parsed = new HashMap<>();
+    private int entriesLeft;
+    private int nextEntry;
 
     AgentEntry(Object[] read) {
         super("fastclock-entry", null);
@@ -167,7 +173,7 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
                 if (start == null) {
                     throw new IllegalStateException("the entry's helpers did not start");
                 }
-                Object[] arguments = argumentsFor(how, args, inst, jar, read, whole);
+                Object[] arguments = argumentsFor(how, args, inst, jar, (byte[]) read[0], loader, whole);
                 Object answer = start.apply(arguments);
                 if (MODULE_NEEDED.equals(answer)) {
                     // Not answered alone: what defines the agent's module, and the runtime, is needed too.
@@ -175,7 +181,6 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
                         read = readJar(file, jar, REGION_END);
                         loader.read(read);
                         arguments[REGION] = read[0];
-                        arguments[INDEX] = read[1];
                     }
                     answer = start.apply(arguments);
                 }
@@ -188,15 +193,16 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         }
     }
 
-    /** @param read readJar's answer */
-    static Object[] argumentsFor(String how, Object args, Instrumentation inst, File jar, Object[] read, boolean whole) {
+    /** @param entries the read's entries by name ({@link #apply}) */
+    static Object[] argumentsFor(String how, Object args, Instrumentation inst, File jar, byte[] region,
+            Function<String, long[]> entries, boolean whole) {
         Object[] out = new Object[LENGTH];
         out[ENTRY_POINT] = how;
         out[ARGUMENTS] = args;
         out[INSTRUMENTATION] = inst;
         out[JAR_PATH] = jar.getPath();
-        out[REGION] = read[0];
-        out[INDEX] = read[1];
+        out[REGION] = region;
+        out[INDEX] = entries;
         out[WHOLE_JAR] = whole;
         return out;
     }
@@ -211,11 +217,13 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         }
     }
 
-    /** A later, longer read of the jar: the helpers are defined from it from now on. */
-    @SuppressWarnings("unchecked")
-    private synchronized void read(Object[] read) {
+    /** A read of the jar: the first, or a longer one of the same file, whose region replaces the shorter. */
+    synchronized void read(Object[] read) {
         region = (byte[]) read[0];
-        index = (Map<String, long[]>) read[1];
+        if (directory == null) {
+            directory = (byte[]) read[1];
+            entriesLeft = (Integer) read[2];
+        }
     }
 
     /**
@@ -226,12 +234,11 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
     @Override
     protected synchronized Class<?> findClass(String name) throws ClassNotFoundException {
         String simple = name.startsWith(PACKAGE) ? name.substring(PACKAGE.length()) : "";
-        String entry = HELPERS + simple + ".classdata";
-        if (simple.isEmpty() || simple.indexOf('.') >= 0 || !index.containsKey(entry)) {
+        if (simple.isEmpty() || simple.indexOf('.') >= 0) {
             throw new ClassNotFoundException(name);
         }
         try {
-            byte[] bytes = entry(region, index, entry);
+            byte[] bytes = entry(HELPERS + simple + ".classdata");
             return defineClass(name, bytes, 0, bytes.length);
         } catch (IOException e) {
             throw new ClassNotFoundException(name, e);
@@ -239,12 +246,45 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
     }
 
     /**
-     * What the entry reads of the jar: the central directory as far as {@code until}, and every byte up to
-     * that entry (all of it where {@code until} is null, or where the jar has no such entry). The
-     * directory lists the entries in the order they lie in the file, so the rest of it is not parsed.
+     * An entry of the read: {data offset in the region, method, compressed size, size}, or null where the
+     * jar has no such entry or its bytes lie beyond what was read. The directory is parsed only as far as a
+     * name asked for needs (the build puts first what premain needs): a name is a string and a hash for
+     * each entry, which the interpreter makes slowly, and most entries are the agent's module's classes,
+     * which its own thread asks for.
+     */
+    @Override
+    public synchronized long[] apply(String name) {
+        long[] at = parsed.get(name);
+        while (at == null && entriesLeft > 0) {
+            int p = nextEntry;
+            int nameLength = p + 46 <= directory.length && u4(directory, p) == CENTRAL_HEADER ? u2(directory, p + 28) : -1;
+            if (nameLength < 0 || p + 46 + nameLength > directory.length) {
+                entriesLeft = 0; // damaged past what readJar checked: nothing more is found
+                break;
+            }
+            String entryName = latin1(directory, p + 46, nameLength);
+            long[] entry = {u4(directory, p + 42), u2(directory, p + 10), u4(directory, p + 20), u4(directory, p + 24)};
+            parsed.putIfAbsent(entryName, entry);
+            nextEntry = p + 46 + nameLength + u2(directory, p + 30) + u2(directory, p + 32);
+            entriesLeft--;
+            if (entryName.equals(name)) {
+                at = parsed.get(name);
+            }
+        }
+        if (at == null || at[0] + 30 > region.length) {
+            return null;
+        }
+        long dataStart = at[0] + 30 + u2(region, (int) at[0] + 26) + u2(region, (int) at[0] + 28);
+        return dataStart + at[2] > region.length ? null : new long[] {dataStart, at[1], at[2], at[3]};
+    }
+
+    /**
+     * What the entry reads of the jar: its central directory, and every byte up to {@code until}'s entry
+     * (all of them where {@code until} is null or the jar has no such entry). The directory lists the
+     * entries in the order they lie in the file. It is checked here as far as {@code until}, comparing
+     * only names of that length, and parsed later, as far as names asked for need ({@link #apply}).
      *
-     * @return {byte[] region, Map name -> {data offset, method, compressed size, size}} of the entries
-     *     that lie wholly in the region
+     * @return {byte[] region, byte[] directory, Integer entries}
      */
     static Object[] readJar(RandomAccessFile file, File jar, String until) throws IOException {
         long length = file.length();
@@ -255,12 +295,12 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         // first; a jar repacked with a comment is searched for it, up to the longest a comment can be.
         int tailLength = 22;
         byte[] tail = readAt(file, length - tailLength, tailLength);
-        int eocd = u4(tail, 0) == 0x06054b50L && u2(tail, 20) == 0 ? 0 : -1;
+        int eocd = u4(tail, 0) == DIRECTORY_END && u2(tail, 20) == 0 ? 0 : -1;
         if (eocd < 0) {
             tailLength = (int) Math.min(length, 65535 + 22);
             tail = readAt(file, length - tailLength, tailLength);
             for (int i = tailLength - 22; i >= 0; i--) {
-                if (u4(tail, i) == 0x06054b50L && i + 22 + u2(tail, i + 20) == tailLength) { // not a comment's bytes
+                if (u4(tail, i) == DIRECTORY_END && i + 22 + u2(tail, i + 20) == tailLength) { // not a comment's bytes
                     eocd = i;
                     break;
                 }
@@ -276,37 +316,23 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
             throw new IOException(jar + ": damaged zip directory");
         }
         byte[] cen = readAt(file, cenOffset, (int) cenSize);
-        Map<String, long[]> index = new HashMap<>(until == null ? entries * 2 : 64);
         long regionEnd = cenOffset;
+        int untilLength = until == null ? -1 : until.length();
         for (int n = 0, p = 0; n < entries; n++) {
-            if (u4(cen, p) != 0x02014b50L) {
+            int nameLength = p + 46 <= cen.length && u4(cen, p) == CENTRAL_HEADER ? u2(cen, p + 28) : -1;
+            if (nameLength < 0 || p + 46 + nameLength > cen.length) {
                 throw new IOException(jar + ": damaged zip directory");
             }
-            int nameLength = u2(cen, p + 28);
-            long local = u4(cen, p + 42);
-            String name = latin1(cen, p + 46, nameLength);
-            if (name.equals(until)) {
-                regionEnd = local;
+            if (nameLength == untilLength && latin1(cen, p + 46, nameLength).equals(until)) {
+                regionEnd = u4(cen, p + 42);
                 break;
             }
-            index.put(name, new long[] {local, u2(cen, p + 10), u4(cen, p + 20), u4(cen, p + 24)});
             p += 46 + nameLength + u2(cen, p + 30) + u2(cen, p + 32);
         }
-        byte[] region = new byte[(int) regionEnd];
-        file.seek(0);
-        file.readFully(region);
-        // No lambda (removeIf): the first in a JVM links the method handle machinery, milliseconds in premain.
-        for (Iterator<Map.Entry<String, long[]>> it = index.entrySet().iterator(); it.hasNext();) {
-            long[] at = it.next().getValue();
-            long local = at[0];
-            long dataStart = local + 30 <= regionEnd ? local + 30 + u2(region, (int) local + 26) + u2(region, (int) local + 28) : -1;
-            if (dataStart < 0 || dataStart + at[2] > regionEnd) {
-                it.remove();
-            } else {
-                at[0] = dataStart;
-            }
+        if (regionEnd > cenOffset) {
+            throw new IOException(jar + ": damaged zip directory");
         }
-        return new Object[] {region, index};
+        return new Object[] {readAt(file, 0, (int) regionEnd), cen, entries};
     }
 
     /**
@@ -314,8 +340,8 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
      * helpers (an Inflater per entry cost premain tens of microseconds each); a jar repacked since may
      * have deflated them, which is slower, not wrong.
      */
-    static byte[] entry(byte[] region, Map<String, long[]> index, String name) throws IOException {
-        long[] at = index.get(name);
+    synchronized byte[] entry(String name) throws IOException {
+        long[] at = apply(name);
         if (at == null) {
             throw new IOException("fastclock.jar lacks " + name);
         }

@@ -67,16 +67,16 @@ final class EntryStart implements Function<Object[], Object> {
                 fastLine = FastClocksAtEntry.fastLine(settings);
                 if (fastLine != null && settings.plain()) {
                     @SuppressWarnings("unchecked")
-                    Map<String, long[]> index = (Map<String, long[]>) a[INDEX];
+                    Function<String, long[]> entries = (Function<String, long[]>) a[INDEX];
                     EntryState.answerAlone(fastLine, settings, (Instrumentation) a[INSTRUMENTATION], (String) a[JAR_PATH],
-                            (byte[]) a[REGION], index);
+                            (byte[]) a[REGION], entries);
                     return Boolean.TRUE;
                 }
             }
             return MODULE_NEEDED;
         }
         @SuppressWarnings("unchecked")
-        JarSnapshot jar = new JarSnapshot((String) a[JAR_PATH], (byte[]) a[REGION], (Map<String, long[]>) a[INDEX]);
+        JarSnapshot jar = new JarSnapshot((String) a[JAR_PATH], (byte[]) a[REGION], (Function<String, long[]>) a[INDEX]);
         Instrumentation inst = (Instrumentation) a[INSTRUMENTATION];
         try {
             if (EntryLines.PREMAIN.equals(how)) {

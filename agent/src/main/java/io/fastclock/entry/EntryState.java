@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.lang.module.ModuleDescriptor;
 import java.util.Collections;
-import java.util.Map;
+import java.util.function.Function;
 import java.util.Properties;
 import java.util.function.Supplier;
 import java.util.jar.Manifest;
@@ -44,18 +44,18 @@ final class EntryState implements Runnable {
     private final String[] values;
     /** Cleared as the thread begins: from then on only its stack holds the Instrumentation. */
     private Instrumentation inst;
-    /** What the entry read of its jar, made a JarSnapshot on the thread (its class is linked there, not in premain). */
+    /** What the entry read of its jar, made a JarSnapshot on the thread once it has waited (its class is defined there, not in premain). */
     private String jarPath;
     private byte[] region;
-    private Map<String, long[]> index;
+    private Function<String, long[]> entries;
 
     /** @param reason the start line without its prefix */
-    private EntryState(String reason, Instrumentation inst, String jarPath, byte[] region, Map<String, long[]> index) {
+    private EntryState(String reason, Instrumentation inst, String jarPath, byte[] region, Function<String, long[]> entries) {
         this.values = new String[] {EntryLines.PREMAIN, UNKNOWN_VERSION, reason, SYSTEM, SYSTEM, SYSTEM, "false"};
         this.inst = inst;
         this.jarPath = jarPath;
         this.region = region;
-        this.index = index;
+        this.entries = entries;
     }
 
     /**
@@ -68,14 +68,14 @@ final class EntryState implements Runnable {
      * @param jarPath the jar's path
      * @param region what the entry read of the jar (AgentEntry.readJar): the reader's class and the
      *     version come from there
-     * @param index the region's entries
+     * @param entries the region's entries by name (AgentEntry's)
      */
     static void answerAlone(String line, EntrySettings settings, Instrumentation inst, String jarPath, byte[] region,
-            Map<String, long[]> index) {
+            Function<String, long[]> entries) {
         if (!settings.quiet()) {
             EntryLines.printLine(line);
         }
-        EntryState state = new EntryState(line.substring(PREFIX.length()), inst, jarPath, region, index);
+        EntryState state = new EntryState(line.substring(PREFIX.length()), inst, jarPath, region, entries);
         state.mirror();
         Thread t = new Thread(state, THREAD_NAME);
         t.setDaemon(true);
@@ -110,14 +110,17 @@ final class EntryState implements Runnable {
     @Override
     public void run() {
         Instrumentation handed = inst;
-        JarSnapshot read = new JarSnapshot(jarPath, region, index);
+        String path = jarPath;
+        byte[] bytes = region;
+        Function<String, long[]> byName = entries;
         inst = null;
         jarPath = null;
         region = null;
-        index = null;
+        entries = null;
         EntryLines.pause(PUBLISH_AFTER_MS);
         try {
-            Properties agentProperties = agentProperties(handed, read);
+            // Only now: JarSnapshot's class is defined and linked here, not beside main's start.
+            Properties agentProperties = agentProperties(handed, new JarSnapshot(path, bytes, byName));
             mirror(VERSION, values[VERSION_INDEX]);
             for (int i = 0; i < keys.length; i++) {
                 agentProperties.setProperty(keys[i], values[i]);

@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -30,13 +29,13 @@ final class JarSnapshot implements Function<String, byte[]> {
 
     private final String jarPath;
     private final byte[] region;
-    /** name -> {data offset in region, method, compressed size, size} */
-    private final Map<String, long[]> index;
+    /** name -> {data offset in region, method, compressed size, size}, or null (AgentEntry's, which parses as asked) */
+    private final Function<String, long[]> entries;
 
-    JarSnapshot(String jarPath, byte[] region, Map<String, long[]> index) {
+    JarSnapshot(String jarPath, byte[] region, Function<String, long[]> entries) {
         this.jarPath = jarPath;
         this.region = region;
-        this.index = index;
+        this.entries = entries;
     }
 
     @Override
@@ -61,16 +60,16 @@ final class JarSnapshot implements Function<String, byte[]> {
     }
 
     boolean has(String entry) {
-        return index.containsKey(entry);
+        return entries.apply(entry) != null;
     }
 
     /** The entry's bytes, or null where the jar has no such entry. */
     byte[] read(String entry) throws IOException {
-        long[] at = index.get(entry);
+        long[] at = entries.apply(entry);
         if (at != null) {
             return inflate(entry, at);
         }
-        long[] digest = index.get(entry + DIGEST_SUFFIX);
+        long[] digest = entries.apply(entry + DIGEST_SUFFIX);
         return digest == null ? null : readChecked(entry, new String(inflate(entry + DIGEST_SUFFIX, digest),
                 StandardCharsets.US_ASCII).trim().split("\\s+")[0]);
     }

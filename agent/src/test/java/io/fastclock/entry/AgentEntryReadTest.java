@@ -2,6 +2,7 @@ package io.fastclock.entry;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,7 +12,6 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -53,9 +53,8 @@ class AgentEntryReadTest {
         return jar.toFile();
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, long[]> index(Object[] read) {
-        return (Map<String, long[]>) read[1];
+    private static byte[] bytes(AgentEntry entries, String name) throws IOException {
+        return entries.entry(name);
     }
 
     @Test
@@ -63,14 +62,18 @@ class AgentEntryReadTest {
         File jar = jar();
         try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
             Object[] first = AgentEntry.readJar(file, jar, AgentEntry.ENTRY_END);
-            assertEquals(java.util.Set.of("a", "deflated"), index(first).keySet());
-            assertArrayEquals("bytes of a".getBytes(StandardCharsets.UTF_8), AgentEntry.entry((byte[]) first[0], index(first), "a"));
+            AgentEntry entries = new AgentEntry(first);
+            assertArrayEquals("bytes of a".getBytes(StandardCharsets.UTF_8), bytes(entries, "a"));
+            assertNull(entries.apply("b"), "beyond the first read");
             Object[] second = AgentEntry.readJar(file, jar, AgentEntry.REGION_END);
-            assertEquals(java.util.Set.of("a", "deflated", AgentEntry.ENTRY_END, "b"), index(second).keySet());
             assertTrue(((byte[]) second[0]).length > ((byte[]) first[0]).length);
-            Object[] whole = AgentEntry.readJar(file, jar, null);
-            assertEquals(6, index(whole).size());
-            assertArrayEquals("bytes of c".getBytes(StandardCharsets.UTF_8), AgentEntry.entry((byte[]) whole[0], index(whole), "c"));
+            entries.read(second);
+            assertArrayEquals("bytes of b".getBytes(StandardCharsets.UTF_8), bytes(entries, "b"), "parsed before, found now");
+            assertNull(entries.apply("c"), "beyond the second read");
+            assertNull(entries.apply("no such entry"));
+            AgentEntry whole = new AgentEntry(AgentEntry.readJar(file, jar, null));
+            assertArrayEquals("bytes of c".getBytes(StandardCharsets.UTF_8), bytes(whole, "c"));
+            assertArrayEquals("bytes of a".getBytes(StandardCharsets.UTF_8), bytes(whole, "a"));
         }
     }
 
@@ -78,13 +81,44 @@ class AgentEntryReadTest {
     void storedAndDeflatedEntriesReadAlike() throws Exception {
         File jar = jar();
         try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
-            Object[] first = AgentEntry.readJar(file, jar, AgentEntry.ENTRY_END);
-            assertArrayEquals("bytes of deflated".getBytes(StandardCharsets.UTF_8),
-                    AgentEntry.entry((byte[]) first[0], index(first), "deflated"));
-            assertEquals(0, index(first).get("a")[1], "stored");
-            assertEquals(8, index(first).get("deflated")[1], "deflated");
-            IOException e = assertThrows(IOException.class, () -> AgentEntry.entry((byte[]) first[0], index(first), "b"));
+            AgentEntry entries = new AgentEntry(AgentEntry.readJar(file, jar, AgentEntry.ENTRY_END));
+            assertArrayEquals("bytes of deflated".getBytes(StandardCharsets.UTF_8), bytes(entries, "deflated"));
+            assertEquals(0, entries.apply("a")[1], "stored");
+            assertEquals(8, entries.apply("deflated")[1], "deflated");
+            IOException e = assertThrows(IOException.class, () -> bytes(entries, "b"));
             assertTrue(e.getMessage().contains("lacks"), e.getMessage());
+        }
+    }
+
+    /** A directory damaged before the marker is refused at the read; one damaged past it finds nothing there. */
+    @Test
+    void aDamagedDirectoryIsRefusedWhereItIsRead() throws Exception {
+        File jar = jar();
+        byte[] bytes = Files.readAllBytes(jar.toPath());
+        int eocd = bytes.length - 22;
+        int cen = (bytes[eocd + 16] & 0xff) | (bytes[eocd + 17] & 0xff) << 8 | (bytes[eocd + 18] & 0xff) << 16 | (bytes[eocd + 19] & 0xff) << 24;
+        int[] headers = new int[6];
+        for (int n = 0, p = cen; n < 6; n++) {
+            headers[n] = p;
+            int nameLength = (bytes[p + 28] & 0xff) | (bytes[p + 29] & 0xff) << 8;
+            int extra = (bytes[p + 30] & 0xff) | (bytes[p + 31] & 0xff) << 8;
+            int comment = (bytes[p + 32] & 0xff) | (bytes[p + 33] & 0xff) << 8;
+            p += 46 + nameLength + extra + comment;
+        }
+        byte[] early = bytes.clone();
+        early[headers[1]] = 'X'; // "deflated", before entry-end
+        Files.write(jar.toPath(), early);
+        try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
+            IOException e = assertThrows(IOException.class, () -> AgentEntry.readJar(file, jar, AgentEntry.ENTRY_END));
+            assertTrue(e.getMessage().contains("damaged"), e.getMessage());
+        }
+        byte[] late = bytes.clone();
+        late[headers[5]] = 'X'; // "c", past region-end
+        Files.write(jar.toPath(), late);
+        try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
+            AgentEntry entries = new AgentEntry(AgentEntry.readJar(file, jar, AgentEntry.REGION_END));
+            assertArrayEquals("bytes of b".getBytes(StandardCharsets.UTF_8), bytes(entries, "b"));
+            assertNull(entries.apply("c"));
         }
     }
 
@@ -95,12 +129,11 @@ class AgentEntryReadTest {
             "c".repeat(65535)}) {
             File jar = jar(comment);
             try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
-                Object[] first = AgentEntry.readJar(file, jar, AgentEntry.ENTRY_END);
-                assertEquals(java.util.Set.of("a", "deflated"), index(first).keySet(), "comment of " + comment.length());
-                assertArrayEquals("bytes of deflated".getBytes(StandardCharsets.UTF_8),
-                        AgentEntry.entry((byte[]) first[0], index(first), "deflated"));
-                Object[] whole = AgentEntry.readJar(file, jar, null);
-                assertEquals(6, index(whole).size());
+                AgentEntry first = new AgentEntry(AgentEntry.readJar(file, jar, AgentEntry.ENTRY_END));
+                assertArrayEquals("bytes of deflated".getBytes(StandardCharsets.UTF_8), bytes(first, "deflated"), "comment of " + comment.length());
+                assertNull(first.apply("b"), "comment of " + comment.length());
+                AgentEntry whole = new AgentEntry(AgentEntry.readJar(file, jar, null));
+                assertArrayEquals("bytes of c".getBytes(StandardCharsets.UTF_8), bytes(whole, "c"));
             }
         }
     }

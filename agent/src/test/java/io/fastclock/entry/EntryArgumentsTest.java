@@ -12,7 +12,6 @@ import java.io.InputStream;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
@@ -41,7 +40,7 @@ class EntryArgumentsTest {
         assertEquals(AgentEntry.PREMAIN, EntryLines.PREMAIN);
         assertEquals(AgentEntry.AGENTMAIN, EntryLines.AGENTMAIN);
         assertEquals(AgentEntry.MAIN, EntryLines.MAIN);
-        Object[] a = AgentEntry.argumentsFor("premain", "x", null, new File("/a.jar"), new Object[] {new byte[0], new HashMap<>()}, false);
+        Object[] a = AgentEntry.argumentsFor("premain", "x", null, new File("/a.jar"), new byte[0], name -> null, false);
         assertEquals(AgentEntry.LENGTH, a.length);
         assertEquals("premain", a[EntryStart.ENTRY_POINT]);
         assertEquals("/a.jar", a[EntryStart.JAR_PATH]);
