@@ -23,10 +23,14 @@ import java.util.zip.Inflater;
  * <p>Why a loader of their own: a class the entry calls by name in its own package could be a class
  * application code defined there first ({@code MethodHandles.privateLookupIn(AgentEntry.class, ...)}),
  * or put on the class path; in a loader that only this call has, every name is the entry's. The loader
- * defines a helper the first time one is named ({@link #findClass}), from the bytes of the one read of
- * the jar (a file read again after main starts may no longer be the file the JVM started from), which
- * it keeps while its helpers run: a helper that only a thread of theirs uses is defined there, not in
- * premain, and one that nothing uses is never defined.
+ * keeps nothing: the helpers are defined here, eagerly, while the jar's bytes are on this stack, and
+ * their bytes come from the one read of the jar (a file read again after main starts may no longer be
+ * the file the JVM started from). Eagerly, because application code that gets hold of a helper's class
+ * (a hook its own Properties or SecurityManager runs on a thread of the agent's, with a StackWalker)
+ * could define any helper not yet defined into this loader's package, which its unnamed module opens to
+ * all; a name it takes first makes the later definition fail, and the agent stays off. Nothing of the
+ * read is in a field: this class is in the application's unnamed module, and a lookup into it reads
+ * any field of an instance the application can reach.
  *
  * <p>The read ({@link #readJar}) takes the central directory and the part of the jar the agent needs at
  * run time (the build puts it first, ending at {@value #REGION_END}); the command line reads it all.
@@ -36,12 +40,13 @@ import java.util.zip.Inflater;
  * file open here. Everything else (the nested JNA jar) is read later only against a digest taken from
  * this read.
  */
-public final class AgentEntry extends ClassLoader implements Consumer<Function<Object[], Object>>, Function<String, long[]> {
+public final class AgentEntry extends ClassLoader implements Consumer<Function<Object[], Object>> {
     static final String PREMAIN = "premain";
     static final String AGENTMAIN = "agentmain";
     static final String MAIN = "main";
-    /** The helpers' class files, {@code <simple name>.classdata}. */
+    /** The helpers' class files, {@code <simple name>.classdata}, listed one per line in {@value #HELPER_LIST}. */
     static final String HELPERS = "META-INF/fastclock/entry/";
+    static final String HELPER_LIST = HELPERS + "classes";
     static final String PACKAGE = "io.fastclock.entry.";
     /** The helper this class hands over to (its initialiser gives this loader an instance). */
     static final String START = PACKAGE + "EntryStart";
@@ -61,7 +66,7 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
     static final int WHOLE_JAR = 6;
     static final int LENGTH = 7;
 
-    /** What EntryStart answers where it needs the rest of the region (up to {@value #REGION_END}) to go on. */
+    /** What EntryStart answers where it needs the module's helpers ({@link #forTheModule}) to go on. */
     static final String MODULE_NEEDED = "module needed";
 
     private static final long CENTRAL_HEADER = 0x02014b50L;
@@ -69,17 +74,9 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
 
     /** EntryStart's instance, handed over once by its initialiser ({@link #accept}). */
     private Function<Object[], Object> start;
-    /** What the entry read of the jar ({@link #readJar}'s region and directory): guarded by this loader's lock. */
-    private byte[] region;
-    private byte[] directory;
-    /** The directory's entries parsed so far, by name: {local header's offset, method, compressed size, size}. */
-    private final Map<String, long[]> parsed = new HashMap<>();
-    private int entriesLeft;
-    private int nextEntry;
 
-    AgentEntry(Object[] read) {
+    AgentEntry() {
         super("fastclock-entry", null);
-        read(read);
     }
 
     public static void premain(String args, Instrumentation inst) {
@@ -166,21 +163,24 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
             boolean whole = how.equals(MAIN);
             try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
                 Object[] read = readJar(file, jar, whole ? null : ENTRY_END);
-                AgentEntry loader = new AgentEntry(read);
+                byte[] region = (byte[]) read[0];
+                // The directory's entries as far as ENTRY_END, parsed: what the helpers are defined from.
+                Object[] directory = directory((byte[]) read[1], (Integer) read[2], ENTRY_END);
+                AgentEntry loader = new AgentEntry();
+                loader.defineHelpers(region, directory, false);
                 Class.forName(START, true, loader);
                 Function<Object[], Object> start = loader.start;
                 loader.start = null;
                 if (start == null) {
                     throw new IllegalStateException("the entry's helpers did not start");
                 }
-                Object[] arguments = argumentsFor(how, args, inst, jar, (byte[]) read[0], loader, whole);
+                Object[] arguments = argumentsFor(how, args, inst, jar, region, directory, whole);
                 Object answer = start.apply(arguments);
                 if (MODULE_NEEDED.equals(answer)) {
                     // Not answered alone: what defines the agent's module, and the runtime, is needed too.
+                    loader.defineHelpers(region, directory, true);
                     if (!whole) {
-                        read = readJar(file, jar, REGION_END);
-                        loader.read(read);
-                        arguments[REGION] = read[0];
+                        arguments[REGION] = readJar(file, jar, REGION_END)[0];
                     }
                     answer = start.apply(arguments);
                 }
@@ -193,16 +193,16 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         }
     }
 
-    /** @param entries the read's entries by name ({@link #apply}) */
+    /** @param directory {@link #directory}'s answer, which JarSnapshot parses on from */
     static Object[] argumentsFor(String how, Object args, Instrumentation inst, File jar, byte[] region,
-            Function<String, long[]> entries, boolean whole) {
+            Object[] directory, boolean whole) {
         Object[] out = new Object[LENGTH];
         out[ENTRY_POINT] = how;
         out[ARGUMENTS] = args;
         out[INSTRUMENTATION] = inst;
         out[JAR_PATH] = jar.getPath();
         out[REGION] = region;
-        out[INDEX] = entries;
+        out[INDEX] = directory;
         out[WHOLE_JAR] = whole;
         return out;
     }
@@ -217,60 +217,70 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         }
     }
 
-    /** A read of the jar: the first, or a longer one of the same file, whose region replaces the shorter. */
-    synchronized void read(Object[] read) {
-        region = (byte[]) read[0];
-        if (directory == null) {
-            directory = (byte[]) read[1];
-            entriesLeft = (Integer) read[2];
+    /**
+     * The helpers the jar lists, defined from the read's bytes, in the listed order: those that define the
+     * agent's module and the runtime ({@link #forTheModule}), or the others, which answer on a machine
+     * whose clocks are fast without the rest ever being defined.
+     */
+    private void defineHelpers(byte[] region, Object[] directory, boolean moduleOnes) throws IOException {
+        byte[] list = entry(region, directory, HELPER_LIST);
+        for (String line : latin1(list, 0, list.length).split("\n")) {
+            String helper = line.trim();
+            if (!helper.isEmpty() && forTheModule(helper) == moduleOnes) {
+                byte[] bytes = entry(region, directory, HELPERS + helper + ".classdata");
+                defineClass(PACKAGE + helper, bytes, 0, bytes.length);
+            }
         }
     }
 
-    /**
-     * A helper, defined from the read's bytes the first time it is named (the JVM asks this loader, under
-     * its lock, as it links a helper that names another); any other name is not found (java.* and the
-     * JDK's come from the boot loader, this loader's parent).
-     */
-    @Override
-    protected synchronized Class<?> findClass(String name) throws ClassNotFoundException {
-        String simple = name.startsWith(PACKAGE) ? name.substring(PACKAGE.length()) : "";
-        if (simple.isEmpty() || simple.indexOf('.') >= 0) {
-            throw new ClassNotFoundException(name);
-        }
-        try {
-            byte[] bytes = entry(HELPERS + simple + ".classdata");
-            return defineClass(name, bytes, 0, bytes.length);
-        } catch (IOException e) {
-            throw new ClassNotFoundException(name, e);
-        }
+    /** The helpers that define the agent's module and the boot runtime, and start the module in the background. */
+    static boolean forTheModule(String helper) {
+        return helper.startsWith("PrivateModule") || helper.startsWith("RuntimeSetup") || helper.startsWith("BackgroundStart");
     }
 
+    /** What {@link #directory} answers: its layout, which JarSnapshot reads (EntryArgumentsTest). */
+    static final int PARSED = 0;
+    static final int DIRECTORY = 1;
+    static final int NEXT_ENTRY = 2;
+    static final int ENTRIES_LEFT = 3;
+
     /**
-     * An entry of the read: {data offset in the region, method, compressed size, size}, or null where the
-     * jar has no such entry or its bytes lie beyond what was read. The directory is parsed only as far as a
-     * name asked for needs (the build puts first what premain needs): a name is a string and a hash for
-     * each entry, which the interpreter makes slowly, and most entries are the agent's module's classes,
-     * which its own thread asks for.
+     * The directory's entries parsed as far as {@code until} (not included; all of them where the jar has
+     * no such entry): a name is a string and a hash for each entry, which the interpreter makes slowly,
+     * and the build puts first what the entry needs; JarSnapshot parses on from there as far as the names
+     * it is asked for need.
+     *
+     * @return {Map name -> {local header's offset, method, compressed size, size}, byte[] directory,
+     *     Integer where the next entry starts, Integer entries left}
      */
-    @Override
-    public synchronized long[] apply(String name) {
-        long[] at = parsed.get(name);
-        while (at == null && entriesLeft > 0) {
-            int p = nextEntry;
+    static Object[] directory(byte[] directory, int entries, String until) {
+        Map<String, long[]> parsed = new HashMap<>(64);
+        int p = 0;
+        int left = entries;
+        while (left > 0) {
             int nameLength = p + 46 <= directory.length && u4(directory, p) == CENTRAL_HEADER ? u2(directory, p + 28) : -1;
             if (nameLength < 0 || p + 46 + nameLength > directory.length) {
-                entriesLeft = 0; // damaged past what readJar checked: nothing more is found
+                left = 0; // damaged past what readJar checked: nothing more is found
                 break;
             }
-            String entryName = latin1(directory, p + 46, nameLength);
-            long[] entry = {u4(directory, p + 42), u2(directory, p + 10), u4(directory, p + 20), u4(directory, p + 24)};
-            parsed.putIfAbsent(entryName, entry);
-            nextEntry = p + 46 + nameLength + u2(directory, p + 30) + u2(directory, p + 32);
-            entriesLeft--;
-            if (entryName.equals(name)) {
-                at = parsed.get(name);
+            String name = latin1(directory, p + 46, nameLength);
+            if (name.equals(until)) {
+                break;
             }
+            parsed.putIfAbsent(name, new long[] {u4(directory, p + 42), u2(directory, p + 10), u4(directory, p + 20), u4(directory, p + 24)});
+            p += 46 + nameLength + u2(directory, p + 30) + u2(directory, p + 32);
+            left--;
         }
+        return new Object[] {parsed, directory, p, left};
+    }
+
+    /**
+     * A parsed entry's data in the region: {data offset, method, compressed size, size}, or null where the
+     * entry is not parsed or its bytes lie beyond the region (JarSnapshot.located is the same).
+     */
+    static long[] located(byte[] region, Object[] directory, String name) {
+        @SuppressWarnings("unchecked")
+        long[] at = ((Map<String, long[]>) directory[PARSED]).get(name);
         if (at == null || at[0] + 30 > region.length) {
             return null;
         }
@@ -282,7 +292,7 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
      * What the entry reads of the jar: its central directory, and every byte up to {@code until}'s entry
      * (all of them where {@code until} is null or the jar has no such entry). The directory lists the
      * entries in the order they lie in the file. It is checked here as far as {@code until}, comparing
-     * only names of that length, and parsed later, as far as names asked for need ({@link #apply}).
+     * only names of that length, and parsed apart ({@link #directory}).
      *
      * @return {byte[] region, byte[] directory, Integer entries}
      */
@@ -340,8 +350,8 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
      * helpers (an Inflater per entry cost premain tens of microseconds each); a jar repacked since may
      * have deflated them, which is slower, not wrong.
      */
-    synchronized byte[] entry(String name) throws IOException {
-        long[] at = apply(name);
+    static byte[] entry(byte[] region, Object[] directory, String name) throws IOException {
+        long[] at = located(region, directory, name);
         if (at == null) {
             throw new IOException("fastclock.jar lacks " + name);
         }

@@ -66,17 +66,15 @@ final class EntryStart implements Function<Object[], Object> {
                 settings = EntrySettings.read((String) a[ARGUMENTS], properties, EntrySettings.variables());
                 fastLine = FastClocksAtEntry.fastLine(settings);
                 if (fastLine != null && settings.plain()) {
-                    @SuppressWarnings("unchecked")
-                    Function<String, long[]> entries = (Function<String, long[]>) a[INDEX];
+                    Object[] directory = (Object[]) a[INDEX];
                     EntryState.answerAlone(fastLine, settings, (Instrumentation) a[INSTRUMENTATION], (String) a[JAR_PATH],
-                            (byte[]) a[REGION], entries);
+                            (byte[]) a[REGION], directory);
                     return Boolean.TRUE;
                 }
             }
             return MODULE_NEEDED;
         }
-        @SuppressWarnings("unchecked")
-        JarSnapshot jar = new JarSnapshot((String) a[JAR_PATH], (byte[]) a[REGION], (Function<String, long[]>) a[INDEX]);
+        JarSnapshot jar = new JarSnapshot((String) a[JAR_PATH], (byte[]) a[REGION], (Object[]) a[INDEX]);
         Instrumentation inst = (Instrumentation) a[INSTRUMENTATION];
         try {
             if (EntryLines.PREMAIN.equals(how)) {

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.lang.module.ModuleDescriptor;
 import java.util.Collections;
-import java.util.function.Function;
 import java.util.Properties;
 import java.util.function.Supplier;
 import java.util.jar.Manifest;
@@ -47,15 +46,15 @@ final class EntryState implements Runnable {
     /** What the entry read of its jar, made a JarSnapshot on the thread once it has waited (its class is defined there, not in premain). */
     private String jarPath;
     private byte[] region;
-    private Function<String, long[]> entries;
+    private Object[] directory;
 
     /** @param reason the start line without its prefix */
-    private EntryState(String reason, Instrumentation inst, String jarPath, byte[] region, Function<String, long[]> entries) {
+    private EntryState(String reason, Instrumentation inst, String jarPath, byte[] region, Object[] directory) {
         this.values = new String[] {EntryLines.PREMAIN, UNKNOWN_VERSION, reason, SYSTEM, SYSTEM, SYSTEM, "false"};
         this.inst = inst;
         this.jarPath = jarPath;
         this.region = region;
-        this.entries = entries;
+        this.directory = directory;
     }
 
     /**
@@ -68,14 +67,14 @@ final class EntryState implements Runnable {
      * @param jarPath the jar's path
      * @param region what the entry read of the jar (AgentEntry.readJar): the reader's class and the
      *     version come from there
-     * @param entries the region's entries by name (AgentEntry's)
+     * @param directory the jar's directory as the entry parsed it (AgentEntry.directory)
      */
     static void answerAlone(String line, EntrySettings settings, Instrumentation inst, String jarPath, byte[] region,
-            Function<String, long[]> entries) {
+            Object[] directory) {
         if (!settings.quiet()) {
             EntryLines.printLine(line);
         }
-        EntryState state = new EntryState(line.substring(PREFIX.length()), inst, jarPath, region, entries);
+        EntryState state = new EntryState(line.substring(PREFIX.length()), inst, jarPath, region, directory);
         state.mirror();
         Thread t = new Thread(state, THREAD_NAME);
         t.setDaemon(true);
@@ -112,15 +111,15 @@ final class EntryState implements Runnable {
         Instrumentation handed = inst;
         String path = jarPath;
         byte[] bytes = region;
-        Function<String, long[]> byName = entries;
+        Object[] entries = directory;
         inst = null;
         jarPath = null;
         region = null;
-        entries = null;
+        directory = null;
         EntryLines.pause(PUBLISH_AFTER_MS);
         try {
             // Only now: JarSnapshot's class is defined and linked here, not beside main's start.
-            Properties agentProperties = agentProperties(handed, new JarSnapshot(path, bytes, byName));
+            Properties agentProperties = agentProperties(handed, new JarSnapshot(path, bytes, entries));
             mirror(VERSION, values[VERSION_INDEX]);
             for (int i = 0; i < keys.length; i++) {
                 agentProperties.setProperty(keys[i], values[i]);

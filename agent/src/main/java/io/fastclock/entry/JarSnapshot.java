@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -27,15 +29,72 @@ final class JarSnapshot implements Function<String, byte[]> {
     static final String CLASS_SUFFIX = ".classdata";
     static final String DIGEST_SUFFIX = ".sha256";
 
+    private static final long CENTRAL_HEADER = 0x02014b50L;
+
     private final String jarPath;
     private final byte[] region;
-    /** name -> {data offset in region, method, compressed size, size}, or null (AgentEntry's, which parses as asked) */
-    private final Function<String, long[]> entries;
+    /** The directory's entries parsed so far: name -> {local header's offset, method, compressed size, size}. */
+    private final Map<String, long[]> parsed;
+    private final byte[] directory;
+    /** Where the next entry not parsed starts, and how many are left: guarded by this. */
+    private int nextEntry;
+    private int entriesLeft;
 
-    JarSnapshot(String jarPath, byte[] region, Function<String, long[]> entries) {
+    /**
+     * @param directory AgentEntry.directory's answer: the entries it parsed, which this parses on from as
+     *     far as the names asked for need (most are the agent's module's classes, which its own thread asks for)
+     */
+    @SuppressWarnings("unchecked")
+    JarSnapshot(String jarPath, byte[] region, Object[] directory) {
         this.jarPath = jarPath;
         this.region = region;
-        this.entries = entries;
+        this.parsed = new HashMap<>((Map<String, long[]>) directory[PARSED]);
+        this.directory = (byte[]) directory[DIRECTORY];
+        this.nextEntry = (Integer) directory[NEXT_ENTRY];
+        this.entriesLeft = (Integer) directory[ENTRIES_LEFT];
+    }
+
+    /** AgentEntry.directory's layout (EntryArgumentsTest holds the two together). */
+    static final int PARSED = 0;
+    static final int DIRECTORY = 1;
+    static final int NEXT_ENTRY = 2;
+    static final int ENTRIES_LEFT = 3;
+
+    /**
+     * An entry's data in the region: {data offset, method, compressed size, size}, or null where the jar
+     * has no such entry or its bytes lie beyond the region. The directory is parsed on as far as the name
+     * needs; the parse is AgentEntry.directory's (JarSnapshotTest holds the two together).
+     */
+    synchronized long[] located(String name) {
+        long[] at = parsed.get(name);
+        while (at == null && entriesLeft > 0) {
+            int p = nextEntry;
+            int nameLength = p + 46 <= directory.length && u4(directory, p) == CENTRAL_HEADER ? u2(directory, p + 28) : -1;
+            if (nameLength < 0 || p + 46 + nameLength > directory.length) {
+                entriesLeft = 0; // damaged past what the entry checked: nothing more is found
+                break;
+            }
+            String entry = EntryLines.latin1(directory, p + 46, nameLength);
+            long[] found = {u4(directory, p + 42), u2(directory, p + 10), u4(directory, p + 20), u4(directory, p + 24)};
+            if (parsed.putIfAbsent(entry, found) == null && entry.equals(name)) {
+                at = found;
+            }
+            nextEntry = p + 46 + nameLength + u2(directory, p + 30) + u2(directory, p + 32);
+            entriesLeft--;
+        }
+        if (at == null || at[0] + 30 > region.length) {
+            return null;
+        }
+        long dataStart = at[0] + 30 + u2(region, (int) at[0] + 26) + u2(region, (int) at[0] + 28);
+        return dataStart + at[2] > region.length ? null : new long[] {dataStart, at[1], at[2], at[3]};
+    }
+
+    private static int u2(byte[] b, int i) {
+        return (b[i] & 0xff) | (b[i + 1] & 0xff) << 8;
+    }
+
+    private static long u4(byte[] b, int i) {
+        return (u2(b, i) | (long) u2(b, i + 2) << 16) & 0xffffffffL;
     }
 
     @Override
@@ -60,16 +119,16 @@ final class JarSnapshot implements Function<String, byte[]> {
     }
 
     boolean has(String entry) {
-        return entries.apply(entry) != null;
+        return located(entry) != null;
     }
 
     /** The entry's bytes, or null where the jar has no such entry. */
     byte[] read(String entry) throws IOException {
-        long[] at = entries.apply(entry);
+        long[] at = located(entry);
         if (at != null) {
             return inflate(entry, at);
         }
-        long[] digest = entries.apply(entry + DIGEST_SUFFIX);
+        long[] digest = located(entry + DIGEST_SUFFIX);
         return digest == null ? null : readChecked(entry, new String(inflate(entry + DIGEST_SUFFIX, digest),
                 StandardCharsets.US_ASCII).trim().split("\\s+")[0]);
     }

@@ -227,8 +227,17 @@ final class PrivateModule {
         }
     }
 
+    /**
+     * Opens one reader, for the module's class loader (which opens it as the module's first class loads,
+     * before any code of the module runs, and keeps it), and forgets the jar then. The module's layer keeps
+     * this reference in its configuration, which any class of the module leads to
+     * ({@code getModule().getLayer().configuration()}), and this class's package is open: a reader it
+     * still handed out, or the snapshot it held, would let application code holding a class of the module
+     * (a hook of its own that the agent's thread calls, with a StackWalker) change the bytes of a class
+     * the module has not loaded yet.
+     */
     private static final class JarModuleReference extends ModuleReference {
-        private final JarSnapshot jar;
+        private JarSnapshot jar;
 
         /** Located at the jar's path, which the commands name to another JVM; nothing is read from it. */
         JarModuleReference(ModuleDescriptor descriptor, JarSnapshot jar) {
@@ -237,8 +246,13 @@ final class PrivateModule {
         }
 
         @Override
-        public ModuleReader open() {
-            return new JarModuleReader(jar);
+        public synchronized ModuleReader open() throws IOException {
+            JarSnapshot once = jar;
+            if (once == null) {
+                throw new IOException("the module " + NAME + " is read by its own class loader alone");
+            }
+            jar = null;
+            return new JarModuleReader(once);
         }
     }
 

@@ -53,8 +53,9 @@ class AgentEntryReadTest {
         return jar.toFile();
     }
 
-    private static byte[] bytes(AgentEntry entries, String name) throws IOException {
-        return entries.entry(name);
+    /** The entry's parse as far as entry-end, and JarSnapshot's lookups on from there, over a read. */
+    private static JarSnapshot snapshot(File jar, Object[] read) {
+        return new JarSnapshot(jar.getPath(), (byte[]) read[0], AgentEntry.directory((byte[]) read[1], (Integer) read[2], AgentEntry.ENTRY_END));
     }
 
     @Test
@@ -62,18 +63,20 @@ class AgentEntryReadTest {
         File jar = jar();
         try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
             Object[] first = AgentEntry.readJar(file, jar, AgentEntry.ENTRY_END);
-            AgentEntry entries = new AgentEntry(first);
-            assertArrayEquals("bytes of a".getBytes(StandardCharsets.UTF_8), bytes(entries, "a"));
-            assertNull(entries.apply("b"), "beyond the first read");
+            Object[] directory = AgentEntry.directory((byte[]) first[1], (Integer) first[2], AgentEntry.ENTRY_END);
+            assertEquals(java.util.Set.of("a", "deflated"), ((java.util.Map<?, ?>) directory[AgentEntry.PARSED]).keySet(),
+                    "parsed as far as entry-end");
+            assertArrayEquals("bytes of a".getBytes(StandardCharsets.UTF_8), AgentEntry.entry((byte[]) first[0], directory, "a"));
+            assertNull(snapshot(jar, first).read("b"), "beyond the first read");
             Object[] second = AgentEntry.readJar(file, jar, AgentEntry.REGION_END);
             assertTrue(((byte[]) second[0]).length > ((byte[]) first[0]).length);
-            entries.read(second);
-            assertArrayEquals("bytes of b".getBytes(StandardCharsets.UTF_8), bytes(entries, "b"), "parsed before, found now");
-            assertNull(entries.apply("c"), "beyond the second read");
-            assertNull(entries.apply("no such entry"));
-            AgentEntry whole = new AgentEntry(AgentEntry.readJar(file, jar, null));
-            assertArrayEquals("bytes of c".getBytes(StandardCharsets.UTF_8), bytes(whole, "c"));
-            assertArrayEquals("bytes of a".getBytes(StandardCharsets.UTF_8), bytes(whole, "a"));
+            JarSnapshot region = new JarSnapshot(jar.getPath(), (byte[]) second[0], directory);
+            assertArrayEquals("bytes of b".getBytes(StandardCharsets.UTF_8), region.read("b"), "parsed on from entry-end");
+            assertArrayEquals("bytes of a".getBytes(StandardCharsets.UTF_8), region.read("a"));
+            assertNull(region.read("c"), "beyond the second read");
+            assertNull(region.read("no such entry"));
+            JarSnapshot whole = snapshot(jar, AgentEntry.readJar(file, jar, null));
+            assertArrayEquals("bytes of c".getBytes(StandardCharsets.UTF_8), whole.read("c"));
         }
     }
 
@@ -81,12 +84,31 @@ class AgentEntryReadTest {
     void storedAndDeflatedEntriesReadAlike() throws Exception {
         File jar = jar();
         try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
-            AgentEntry entries = new AgentEntry(AgentEntry.readJar(file, jar, AgentEntry.ENTRY_END));
-            assertArrayEquals("bytes of deflated".getBytes(StandardCharsets.UTF_8), bytes(entries, "deflated"));
-            assertEquals(0, entries.apply("a")[1], "stored");
-            assertEquals(8, entries.apply("deflated")[1], "deflated");
-            IOException e = assertThrows(IOException.class, () -> bytes(entries, "b"));
+            Object[] first = AgentEntry.readJar(file, jar, AgentEntry.ENTRY_END);
+            Object[] directory = AgentEntry.directory((byte[]) first[1], (Integer) first[2], AgentEntry.ENTRY_END);
+            byte[] region = (byte[]) first[0];
+            assertArrayEquals("bytes of deflated".getBytes(StandardCharsets.UTF_8), AgentEntry.entry(region, directory, "deflated"));
+            assertArrayEquals("bytes of deflated".getBytes(StandardCharsets.UTF_8), snapshot(jar, first).read("deflated"));
+            assertEquals(0, AgentEntry.located(region, directory, "a")[1], "stored");
+            assertEquals(8, AgentEntry.located(region, directory, "deflated")[1], "deflated");
+            IOException e = assertThrows(IOException.class, () -> AgentEntry.entry(region, directory, "b"));
             assertTrue(e.getMessage().contains("lacks"), e.getMessage());
+        }
+    }
+
+    /** JarSnapshot's parse of the directory is AgentEntry's: each finds every entry the other does, at the same place. */
+    @Test
+    void theSnapshotParsesAsTheEntryDoes() throws Exception {
+        File jar = jar();
+        try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
+            Object[] whole = AgentEntry.readJar(file, jar, null);
+            Object[] all = AgentEntry.directory((byte[]) whole[1], (Integer) whole[2], null);
+            Object[] none = AgentEntry.directory((byte[]) whole[1], (Integer) whole[2], "a");
+            assertEquals(0, ((java.util.Map<?, ?>) none[AgentEntry.PARSED]).size());
+            JarSnapshot fromStart = new JarSnapshot(jar.getPath(), (byte[]) whole[0], none);
+            for (String name : new String[] {"c", "a", AgentEntry.ENTRY_END, "deflated", "b", AgentEntry.REGION_END}) {
+                assertArrayEquals(AgentEntry.located((byte[]) whole[0], all, name), fromStart.located(name), name);
+            }
         }
     }
 
@@ -116,9 +138,9 @@ class AgentEntryReadTest {
         late[headers[5]] = 'X'; // "c", past region-end
         Files.write(jar.toPath(), late);
         try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
-            AgentEntry entries = new AgentEntry(AgentEntry.readJar(file, jar, AgentEntry.REGION_END));
-            assertArrayEquals("bytes of b".getBytes(StandardCharsets.UTF_8), bytes(entries, "b"));
-            assertNull(entries.apply("c"));
+            JarSnapshot region = snapshot(jar, AgentEntry.readJar(file, jar, AgentEntry.REGION_END));
+            assertArrayEquals("bytes of b".getBytes(StandardCharsets.UTF_8), region.read("b"));
+            assertNull(region.read("c"));
         }
     }
 
@@ -129,11 +151,11 @@ class AgentEntryReadTest {
             "c".repeat(65535)}) {
             File jar = jar(comment);
             try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
-                AgentEntry first = new AgentEntry(AgentEntry.readJar(file, jar, AgentEntry.ENTRY_END));
-                assertArrayEquals("bytes of deflated".getBytes(StandardCharsets.UTF_8), bytes(first, "deflated"), "comment of " + comment.length());
-                assertNull(first.apply("b"), "comment of " + comment.length());
-                AgentEntry whole = new AgentEntry(AgentEntry.readJar(file, jar, null));
-                assertArrayEquals("bytes of c".getBytes(StandardCharsets.UTF_8), bytes(whole, "c"));
+                JarSnapshot first = snapshot(jar, AgentEntry.readJar(file, jar, AgentEntry.ENTRY_END));
+                assertArrayEquals("bytes of deflated".getBytes(StandardCharsets.UTF_8), first.read("deflated"), "comment of " + comment.length());
+                assertNull(first.read("b"), "comment of " + comment.length());
+                JarSnapshot whole = snapshot(jar, AgentEntry.readJar(file, jar, null));
+                assertArrayEquals("bytes of c".getBytes(StandardCharsets.UTF_8), whole.read("c"));
             }
         }
     }

@@ -2,20 +2,12 @@ package io.fastclock.entry;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.rewrite.RuntimePackages;
 import java.io.File;
-import java.io.InputStream;
-import java.io.RandomAccessFile;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * AgentEntry and its helpers share no class (the helpers are defined in a loader that cannot see
@@ -23,9 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
  * together here.
  */
 class EntryArgumentsTest {
-    @TempDir
-    Path temp;
-
     @Test
     void theArgumentsLayoutIsOneOnBothSides() {
         assertEquals(AgentEntry.ENTRY_POINT, EntryStart.ENTRY_POINT);
@@ -40,7 +29,11 @@ class EntryArgumentsTest {
         assertEquals(AgentEntry.PREMAIN, EntryLines.PREMAIN);
         assertEquals(AgentEntry.AGENTMAIN, EntryLines.AGENTMAIN);
         assertEquals(AgentEntry.MAIN, EntryLines.MAIN);
-        Object[] a = AgentEntry.argumentsFor("premain", "x", null, new File("/a.jar"), new byte[0], name -> null, false);
+        assertEquals(AgentEntry.PARSED, JarSnapshot.PARSED);
+        assertEquals(AgentEntry.DIRECTORY, JarSnapshot.DIRECTORY);
+        assertEquals(AgentEntry.NEXT_ENTRY, JarSnapshot.NEXT_ENTRY);
+        assertEquals(AgentEntry.ENTRIES_LEFT, JarSnapshot.ENTRIES_LEFT);
+        Object[] a = AgentEntry.argumentsFor("premain", "x", null, new File("/a.jar"), new byte[0], new Object[0], false);
         assertEquals(AgentEntry.LENGTH, a.length);
         assertEquals("premain", a[EntryStart.ENTRY_POINT]);
         assertEquals("/a.jar", a[EntryStart.JAR_PATH]);
@@ -52,35 +45,15 @@ class EntryArgumentsTest {
         assertArrayEquals(RuntimePackages.PACKAGES, PrivateModule.RUNTIME_PACKAGES);
     }
 
-    /**
-     * The entry's loader defines a helper from the read's bytes when it is first named, once, and finds
-     * nothing else: not a name outside the helpers' package, not one the read lacks.
-     */
+    /** Only the helpers that define the module and the runtime wait for the second call. */
     @Test
-    void theLoaderDefinesHelpersFromTheReadAlone() throws Exception {
-        Path jar = temp.resolve("entry.jar");
-        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(jar))) {
-            zip.putNextEntry(new ZipEntry(AgentEntry.HELPERS + "EntryLines.classdata"));
-            try (InputStream in = EntryLines.class.getResourceAsStream("EntryLines.class")) {
-                in.transferTo(zip);
-            }
-            zip.closeEntry();
-            zip.putNextEntry(new ZipEntry(AgentEntry.ENTRY_END));
-            zip.closeEntry();
-        }
-        Object[] read;
-        try (RandomAccessFile file = new RandomAccessFile(jar.toFile(), "r")) {
-            read = AgentEntry.readJar(file, jar.toFile(), AgentEntry.ENTRY_END);
-        }
-        AgentEntry loader = new AgentEntry(read);
-        Class<?> lines = loader.loadClass(AgentEntry.PACKAGE + "EntryLines");
-        assertSame(loader, lines.getClassLoader());
-        assertNotSame(EntryLines.class, lines);
-        assertSame(lines, loader.loadClass(AgentEntry.PACKAGE + "EntryLines"));
-        assertSame(String.class, loader.loadClass("java.lang.String"));
-        for (String absent : new String[] {AgentEntry.PACKAGE + "EntryStart", AgentEntry.PACKAGE + "state.EntryLines",
-            "io.fastclock.EntryLines", AgentEntry.PACKAGE, "EntryLines", EntryArgumentsTest.class.getName()}) {
-            assertThrows(ClassNotFoundException.class, () -> loader.loadClass(absent), absent);
+    void theModulesHelpersAreKnownByName() {
+        assertTrue(AgentEntry.forTheModule("PrivateModule$JarModuleReader"));
+        assertTrue(AgentEntry.forTheModule("RuntimeSetup"));
+        assertTrue(AgentEntry.forTheModule("BackgroundStart"));
+        for (String first : new String[] {"EntryStart", "EntrySettings", "FastClocksAtEntry", "EntryState", "OwnLoader",
+            "EntryLines", "JarSnapshot"}) {
+            assertFalse(AgentEntry.forTheModule(first), first);
         }
     }
 }
