@@ -21,7 +21,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and of the entry's helpers: neither leads it to the bytes the module's classes are defined from, nor
  * to a reader of the module's. At 95aff91 the module's reference handed out a reader over those bytes,
  * and a lookup into its open package wrote them. Under the simulator, so that the module is defined and
- * decides while main runs (the defaults); JDK 25 with the hardened flags too.
+ * decides while main runs (the defaults); JDK 25 with the hardened flags too. The application's main
+ * can put the same hook in place, racing the agent's thread; its system class loader makes it certain
+ * (docs/ISOLATION.md lists what such a loader can do that no agent stops: this is not that).
  */
 class HookedPropertiesIT {
     @TempDir
