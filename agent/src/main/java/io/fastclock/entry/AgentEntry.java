@@ -309,10 +309,15 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         if (eocd < 0) {
             tailLength = (int) Math.min(length, 65535 + 22);
             tail = readAt(file, length - tailLength, tailLength);
-            for (int i = tailLength - 22; i >= 0; i--) {
+            for (int i = tailLength - 22; i >= 0 && eocd < 0; i--) {
                 if (u4(tail, i) == DIRECTORY_END && i + 22 + u2(tail, i + 20) == tailLength) { // not a comment's bytes
                     eocd = i;
-                    break;
+                }
+            }
+            // Bytes after the comment, which the JDK's ZipFile accepts too: the directory's checks below judge it.
+            for (int i = tailLength - 22; i >= 0 && eocd < 0; i--) {
+                if (u4(tail, i) == DIRECTORY_END) {
+                    eocd = i;
                 }
             }
         }

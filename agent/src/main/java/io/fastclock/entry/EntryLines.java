@@ -39,17 +39,24 @@ final class EntryLines {
     /** Encodings in which an ASCII character is its own byte: a line of them can go to stderr as bytes. */
     private static final String[] ASCII_ENCODINGS = {"UTF-8", "UTF8", "US-ASCII", "ANSI_X3.4-1968", "ISO-8859-1", "ISO8859_1"};
 
+    /** The properties that name stderr's encoding, one JDK or another (stderr.encoding from 19 on). */
+    private static final String[] STDERR_ENCODING_PROPERTIES = {"stderr.encoding", "sun.stderr.encoding", "file.encoding"};
+
     /**
-     * A line on stderr, as bytes where it is ASCII and stderr's encoding writes ASCII as itself: the
-     * first println in a JVM runs its character encoder interpreted (a quarter of a millisecond of
-     * premain), writing bytes does not. println otherwise.
+     * A line on stderr, as bytes where it is ASCII and every property that may name stderr's encoding
+     * names one that writes ASCII as itself: the first println in a JVM runs its character encoder
+     * interpreted (a quarter of a millisecond of premain), writing bytes does not. println otherwise.
      */
     static void printLine(String line) {
-        String encoding = System.getProperty("stderr.encoding", System.getProperty("sun.stderr.encoding", System.getProperty("file.encoding")));
         String separator = System.lineSeparator();
-        boolean asBytes = false;
-        for (String ascii : ASCII_ENCODINGS) {
-            asBytes |= ascii.equalsIgnoreCase(encoding);
+        boolean asBytes = System.getProperty("file.encoding") != null;
+        for (String property : STDERR_ENCODING_PROPERTIES) {
+            String encoding = System.getProperty(property);
+            boolean ascii = encoding == null;
+            for (String known : ASCII_ENCODINGS) {
+                ascii |= known.equalsIgnoreCase(encoding);
+            }
+            asBytes &= ascii;
         }
         byte[] bytes = new byte[line.length() + separator.length()];
         for (int i = 0; asBytes && i < bytes.length; i++) {

@@ -4,8 +4,8 @@ import java.util.function.Supplier;
 
 /**
  * A class loader of the entry's own, parent the boot loader, which defines the classes it is given
- * and finds no others. Each instance is made for one use, held on the stack or by one helper for the
- * length of premain, and kept by nothing after: EntryState's reader of the agent properties, and the
+ * and finds no others. Each instance is made for one use, held on the stack of the call that makes it,
+ * and kept by nothing after: EntryState's reader of the agent properties (on its thread), and the
  * boot runtime's set-up ({@link RuntimeSetup}), whose unnamed module is the one java.base exports
  * jdk.internal.misc and jdk.internal.module to for it.
  *

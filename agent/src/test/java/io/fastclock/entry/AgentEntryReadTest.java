@@ -160,6 +160,17 @@ class AgentEntryReadTest {
         }
     }
 
+    /** Bytes after the directory's end (and its comment), which the JDK's ZipFile accepts too, are skipped. */
+    @Test
+    void bytesAfterTheDirectorysEndAreSkipped() throws Exception {
+        File jar = jar("a comment");
+        Files.write(jar.toPath(), "trailing bytes".getBytes(StandardCharsets.UTF_8), java.nio.file.StandardOpenOption.APPEND);
+        try (RandomAccessFile file = new RandomAccessFile(jar, "r")) {
+            JarSnapshot whole = snapshot(jar, AgentEntry.readJar(file, jar, null));
+            assertArrayEquals("bytes of c".getBytes(StandardCharsets.UTF_8), whole.read("c"));
+        }
+    }
+
     /** The jar's file from its URL's path as the class path writes it: the same file new File(URL.toURI()) gives. */
     @Test
     void theJarsFileFromItsUrlPath() throws Exception {
@@ -167,6 +178,7 @@ class AgentEntryReadTest {
             "/tmp/\u00e4\u00f6/\u20ac/\ud83d\ude00.jar", "/tmp/dir/", "/"}) {
             File file = new File(name);
             // File.toURI leaves non-ASCII characters as they are; toASCIIString escapes them, as URLClassPath does
+            // up to U+FFFF (above, it escapes each surrogate alone, which the JDK itself cannot load a jar from)
             for (java.net.URL url : new java.net.URL[] {file.toURI().toURL(), new java.net.URL(file.toURI().toASCIIString())}) {
                 assertEquals(new File(url.toURI()).getPath(), new File(AgentEntry.filePath(url.getPath())).getPath(), url.toString());
             }
