@@ -65,7 +65,7 @@ final class EntryStart implements Function<Object[], Object> {
                 properties = settingsProperties(System.getProperties());
                 settings = EntrySettings.read((String) a[ARGUMENTS], properties, EntrySettings.variables());
                 fastLine = FastClocksAtEntry.fastLine(settings);
-                if (fastLine != null && settings.plain()) {
+                if (fastLine != null && settings.plain() && !securityManager()) {
                     Object[] directory = (Object[]) a[INDEX];
                     EntryState.answerAlone(fastLine, settings, (Instrumentation) a[INSTRUMENTATION], (String) a[JAR_PATH],
                             (byte[]) a[REGION], directory);
@@ -125,7 +125,21 @@ final class EntryStart implements Function<Object[], Object> {
      * given twice, set it up: the module says so).
      */
     private boolean setsUpRuntime() {
-        return settings.early() && !(fastLine != null && settings.choicesAuto()) && !runtimeExists();
+        return settings.early() && !(fastLine != null && settings.choicesAuto()) && !runtimeExists() && !securityManager();
+    }
+
+    /**
+     * Whether the application runs under a SecurityManager (JDK 23 and older). The JDK then asks it, the
+     * application's code, whenever a class of the entry's own loaders (OwnLoader's) resolves a class of a
+     * JDK-internal package, with that class on the stack: a StackWalker there gives it a class whose
+     * unnamed module opens every package and is exported jdk.internal.misc (the boot runtime's set-up) or
+     * jdk.internal.vm (EntryState's reader of the agent properties), and a lookup into it defines a class
+     * of its own there. So neither is used: the module, which opens nothing, publishes the verdict and
+     * takes over what has loaded when it decides, as an attach does.
+     */
+    @SuppressWarnings({"deprecation", "removal"})
+    static boolean securityManager() {
+        return System.getSecurityManager() != null;
     }
 
     /** Whether the boot loader holds fastclock's runtime already: only fastclock can define it there. */

@@ -21,7 +21,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and of the entry's helpers: neither leads it to the bytes the module's classes are defined from, nor
  * to a reader of the module's. At 95aff91 the module's reference handed out a reader over those bytes,
  * and a lookup into its open package wrote them. Under the simulator, so that the module is defined and
- * decides while main runs (the defaults); JDK 25 with the hardened flags too. The application's main
+ * decides while main runs (the defaults); JDK 25 with the hardened flags too, and before JDK 24 a
+ * SecurityManager of the application's, which the JDK asks on every thread (JDK 11's reflective
+ * export once asked it from premain's set-up loader). The application's main
  * can put the same hook in place, racing the agent's thread; its system class loader makes it certain
  * (docs/ISOLATION.md lists what such a loader can do that no agent stops: this is not that).
  */
@@ -39,11 +41,16 @@ class HookedPropertiesIT {
         ForkedJvm jvm = ForkedJvm.on(jdk).slowClocksource(500)
                 .jvmArg("-Djava.system.class.loader=" + HookedPropertiesApp.Loader.class.getName())
                 .jvmArg(jdk.hardenedFlags().toArray(new String[0]));
+        if (jdk.feature < 24) {
+            // A SecurityManager of the application's too: the JDK asks it from premain on, on every thread.
+            jvm.jvmArg("-Djava.security.manager=" + HookedPropertiesApp.Guard.class.getName());
+        }
         ForkedJvm.Result r = jvm.main(HookedPropertiesApp.class).run();
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("true", r.value("moduleClassSeen"), "the hook never held a class of the module: the test proves nothing\n" + r);
         assertEquals("true", r.value("entryHelperSeen"), "the hook never held an entry helper: the test proves nothing\n" + r);
         assertEquals("none", r.value("bytesReached"), r.toString());
+        assertEquals("none", r.value("setupClassesSeen"), "a class of the loader java.base exports jdk.internal.misc to\n" + r);
     }
 
     /**

@@ -57,6 +57,32 @@ public final class HookedPropertiesApp {
         }
     }
 
+    /** -Djava.security.manager (JDK 23 and older): every permission granted, each check a look at the stack. */
+    @SuppressWarnings({"deprecation", "removal"})
+    public static final class Guard extends SecurityManager {
+        /** Set once what a look uses is loaded: loading it asks for permissions, which would look again. */
+        private static volatile boolean ready;
+
+        public Guard() {
+            Hooked.look(); // not yet installed: loads and links what a look uses
+            ready = true;
+        }
+
+        @Override
+        public void checkPermission(java.security.Permission perm) {
+            if (ready) {
+                Hooked.look();
+            }
+        }
+
+        @Override
+        public void checkPermission(java.security.Permission perm, Object context) {
+            if (ready) {
+                Hooked.look();
+            }
+        }
+    }
+
     static final class Hooked extends Properties {
         private static final long serialVersionUID = 1L;
 
@@ -82,7 +108,7 @@ public final class HookedPropertiesApp {
             return super.setProperty(key, value);
         }
 
-        private static void look() {
+        static void look() {
             synchronized (Hooked.class) {
                 if (looking) {
                     return;
@@ -143,7 +169,22 @@ public final class HookedPropertiesApp {
                 entryHelper = true;
                 bytesIn(c.getClassLoader(), "the entry's loader", reached, 2);
             }
+            for (ClassLoader l = c.getClassLoader(); l != null; l = l.getParent()) {
+                if (l.getClass().getName().startsWith("io.fastclock.")) {
+                    bytesIn(l, "a loader of " + c.getName() + " (" + l.getClass().getName() + ")", reached, 2);
+                }
+            }
         }
+        // premain's set-up loader, whose unnamed module java.base exports jdk.internal.misc and
+        // jdk.internal.module to, and which opens every package: a class of it in hand is all of those.
+        List<String> setup = new ArrayList<>();
+        for (Class<?> c : seen) {
+            ClassLoader l = c.getClassLoader();
+            if (l != null && "fastclock-runtime-setup".equals(l.getName())) {
+                setup.add(c.getName());
+            }
+        }
+        System.out.println("setupClassesSeen=" + (setup.isEmpty() ? "none" : setup));
         System.out.println("moduleClassSeen=" + moduleClass);
         System.out.println("entryHelperSeen=" + entryHelper);
         System.out.println("bytesReached=" + (reached.isEmpty() ? "none" : String.join("; ", reached)));
@@ -169,6 +210,9 @@ public final class HookedPropertiesApp {
                 }
                 if (v instanceof byte[] && ((byte[]) v).length >= 64 * 1024) {
                     reached.add(path + "." + f.getName() + " (" + ((byte[]) v).length + " bytes)");
+                } else if (v != null && (v.getClass().getName().equals("io.fastclock.entry.JarSnapshot")
+                        || v instanceof java.lang.module.ModuleReader)) {
+                    reached.add(path + "." + f.getName() + " (a " + v.getClass().getName() + ")");
                 } else if (v != null && !(v instanceof String) && !(v instanceof Class) && !(v instanceof ClassLoader && depth < 2)) {
                     bytesIn(v, path + "." + f.getName(), reached, depth - 1);
                 }
