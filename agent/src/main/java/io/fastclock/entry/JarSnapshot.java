@@ -63,7 +63,7 @@ final class JarSnapshot implements Function<String, byte[]> {
     /**
      * An entry's data in the region: {data offset, method, compressed size, size}, or null where the jar
      * has no such entry or its bytes lie beyond the region. The directory is parsed on as far as the name
-     * needs; the parse is AgentEntry.directory's (JarSnapshotTest holds the two together).
+     * needs; the parse is AgentEntry.directory's (AgentEntryReadTest holds the two together).
      */
     synchronized long[] located(String name) {
         long[] at = parsed.get(name);
