@@ -180,7 +180,7 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
                     // Not answered alone: what defines the agent's module, and the runtime, is needed too.
                     loader.defineHelpers(region, directory, true);
                     if (!whole) {
-                        arguments[REGION] = readJar(file, jar, REGION_END)[0];
+                        arguments[REGION] = region(file, jar, read, REGION_END);
                     }
                     answer = start.apply(arguments);
                 }
@@ -291,10 +291,9 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
     /**
      * What the entry reads of the jar: its central directory, and every byte up to {@code until}'s entry
      * (all of them where {@code until} is null or the jar has no such entry). The directory lists the
-     * entries in the order they lie in the file. It is checked here as far as {@code until}, comparing
-     * only names of that length, and parsed apart ({@link #directory}).
+     * entries in the order they lie in the file ({@link #region}); it is parsed apart ({@link #directory}).
      *
-     * @return {byte[] region, byte[] directory, Integer entries}
+     * @return {byte[] region, byte[] directory, Integer entries, Long the directory's offset}
      */
     static Object[] readJar(RandomAccessFile file, File jar, String until) throws IOException {
         long length = file.length();
@@ -330,10 +329,22 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         if (cenOffset + cenSize > length - tailLength + eocd) {
             throw new IOException(jar + ": damaged zip directory");
         }
-        byte[] cen = readAt(file, cenOffset, (int) cenSize);
+        Object[] read = {null, readAt(file, cenOffset, (int) cenSize), entries, cenOffset};
+        read[0] = region(file, jar, read, until);
+        return read;
+    }
+
+    /**
+     * Every byte of the jar up to {@code until}'s entry, which the directory of {@code read} (readJar's)
+     * locates: the first step's region, or the second's, longer, from the same directory. The directory
+     * is checked as far as {@code until}, comparing only names of that length.
+     */
+    static byte[] region(RandomAccessFile file, File jar, Object[] read, String until) throws IOException {
+        byte[] cen = (byte[]) read[1];
+        long cenOffset = (Long) read[3];
         long regionEnd = cenOffset;
         int untilLength = until == null ? -1 : until.length();
-        for (int n = 0, p = 0; n < entries; n++) {
+        for (int n = 0, p = 0, entries = (Integer) read[2]; n < entries; n++) {
             int nameLength = p + 46 <= cen.length && u4(cen, p) == CENTRAL_HEADER ? u2(cen, p + 28) : -1;
             if (nameLength < 0 || p + 46 + nameLength > cen.length) {
                 throw new IOException(jar + ": damaged zip directory");
@@ -347,7 +358,7 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
         if (regionEnd > cenOffset) {
             throw new IOException(jar + ": damaged zip directory");
         }
-        return new Object[] {readAt(file, 0, (int) regionEnd), cen, entries};
+        return readAt(file, 0, (int) regionEnd);
     }
 
     /**

@@ -68,9 +68,10 @@ class AgentEntryReadTest {
                     "parsed as far as entry-end");
             assertArrayEquals("bytes of a".getBytes(StandardCharsets.UTF_8), AgentEntry.entry((byte[]) first[0], directory, "a"));
             assertNull(snapshot(jar, first).read("b"), "beyond the first read");
-            Object[] second = AgentEntry.readJar(file, jar, AgentEntry.REGION_END);
-            assertTrue(((byte[]) second[0]).length > ((byte[]) first[0]).length);
-            JarSnapshot region = new JarSnapshot(jar.getPath(), (byte[]) second[0], directory);
+            byte[] second = AgentEntry.region(file, jar, first, AgentEntry.REGION_END);
+            assertTrue(second.length > ((byte[]) first[0]).length);
+            assertArrayEquals((byte[]) AgentEntry.readJar(file, jar, AgentEntry.REGION_END)[0], second, "from the first read's directory");
+            JarSnapshot region = new JarSnapshot(jar.getPath(), second, directory);
             assertArrayEquals("bytes of b".getBytes(StandardCharsets.UTF_8), region.read("b"), "parsed on from entry-end");
             assertArrayEquals("bytes of a".getBytes(StandardCharsets.UTF_8), region.read("a"));
             assertNull(region.read("c"), "beyond the second read");
