@@ -172,18 +172,26 @@ public final class MachineProbe {
 
     /**
      * The least a JNA call has cost (clock_gettime through direct mapping, best of batches: 148-160 ns on
-     * the machines here, twelve times a JNI call): where currentTimeMillis costs less, as the interpreter
-     * times it (an upper bound), JNA cannot be faster, and is not loaded at all. JNA serves
-     * currentTimeMillis alone (jna-coarse; java.time's epoch read follows it), so nanoTime's cost does
-     * not count.
+     * the machines here, twelve times a JNI call; 290 ns as the agent times it at start, interpreted).
      */
     static final double JNA_LEAST_NANOS = 140;
 
-    /** Why JNA is not worth loading here, or null where it might be: currentTimeMillis as the interpreter times it. */
+    /**
+     * What currentTimeMillis must cost, as the interpreter times it, before JNA is loaded to compete with
+     * it: three times JNA's least, 1.4 times what JNA cost as timed at start here. A JNA once loaded stays for
+     * the JVM's life (JnaLoader keeps it; JNA 5.17 alone in a dropped loader was not collected either), so it is loaded only where it is sure to win, never to lose and
+     * leave an inactive verdict with JNA in the JVM; between its least and this, it would win by little
+     * or not at all (240 ns here: JNA timed at 293 ns, slower). JNA serves currentTimeMillis alone
+     * (jna-coarse; java.time's epoch read follows it), so nanoTime's cost does not count.
+     */
+    static final double JNA_WORTH_LOADING_NANOS = 3 * JNA_LEAST_NANOS;
+
+    /** Why JNA is not worth loading here, or null where it is: currentTimeMillis as the interpreter times it. */
     static String jnaCannotWin(double millis) {
-        if (millis < JNA_LEAST_NANOS) {
+        if (millis < JNA_WORTH_LOADING_NANOS) {
             return "JNA was not looked for: currentTimeMillis costs at most " + Math.round(millis)
-                    + " ns a call, less than a JNA call ever has (" + Math.round(JNA_LEAST_NANOS) + " ns), and JNA serves nothing else";
+                    + " ns a call, under the " + Math.round(JNA_WORTH_LOADING_NANOS) + " ns where JNA (at least "
+                    + Math.round(JNA_LEAST_NANOS) + " ns a call) is sure to win, and JNA serves nothing else";
         }
         return null;
     }

@@ -8,9 +8,14 @@ import com.sun.jna.Native;
 import io.fastclock.it.apps.HelloApp;
 import io.fastclock.it.apps.OwnJnaApp;
 import java.io.File;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -119,6 +124,28 @@ class JnaFallbackIT {
         assertEquals(0, r.exitCode, r.toString());
         assertEquals("millis=jna-coarse,nanos=system", r.value("backends"), r.toString());
         assertEquals("true", r.value("millisPlausible"), r.toString());
+    }
+
+    /**
+     * A currentTimeMillis dear, but not so dear that JNA is sure to beat it (the simulator without a
+     * spin: about 240 ns here, where JNA timed 293 ns at start and lost): auto does not load JNA at all,
+     * since a JNA loaded stays loaded whatever the verdict. No class of JNA's is loaded (the JVM's own
+     * log), the verdict leaves millis on the system clock and says why.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void autoLeavesJnaUnloadedWhereItIsNotSureToWin(Jdk jdk, @TempDir Path dir) throws Exception {
+        Path classes = dir.resolve("classes.log");
+        ForkedJvm.Result r = quiet(jdk).agentArgs("library=/nonexistent.so").slowClocksource(0)
+                .jvmArg("-Xlog:class+load:file=" + classes).main(HelloApp.class).run();
+        assertEquals(0, r.exitCode, r.toString());
+        Matcher millis = Pattern.compile("System\\.currentTimeMillis (?:costs )?(\\d+) ns").matcher(r.stderr);
+        assertTrue(millis.find(), r.toString());
+        long ns = Long.parseLong(millis.group(1));
+        Assumptions.assumeTrue(ns < 420, "the simulated clock costs " + ns + " ns on this machine: JNA is worth loading here");
+        assertFalse(Files.readString(classes).contains(" com.sun.jna."), "JNA loaded: " + r);
+        assertTrue(ForkedJvm.onSystemBackends(r.value("backends")), r.toString());
+        assertTrue(r.stderr.contains("JNA was not looked for: currentTimeMillis costs at most " + ns + " ns"), r.toString());
     }
 
     /**
