@@ -236,8 +236,9 @@ public final class DoctorFacts {
         // The decisions see every coarse lag measured here (start-up's and the table's), so that a
         // backend the table calls BROKEN is one they do not choose.
         Measurements seen = probe.measurements.withCoarseLagNs(lag.coarseLagNs);
-        Decision auto = new DecisionMaker().decide(settings, probe.facts, seen, probe.nativeStatus, probe.tscHealth);
-        Decision forced = new DecisionMaker().decide(forcedOn(), probe.facts, seen, probe.nativeStatus, probe.tscHealth);
+        Decision auto = new DecisionMaker().decide(settings, probe.facts, seen, probe.nativeStatusFor(settings), probe.tscHealth);
+        Settings on = forcedOn();
+        Decision forced = new DecisionMaker().decide(on, probe.facts, seen, probe.nativeStatusFor(on), probe.tscHealth);
         return new DoctorFacts(settings, probe, auto, forced, javaCosts, nativeCosts, tsc, tscProblem,
                 lag.statingFrom(seen));
     }

@@ -196,6 +196,19 @@ public final class MachineProbe {
         return null;
     }
 
+    /**
+     * The libraries as an agent with these settings would have them: the doctor loads JNA to report on
+     * it, where an agent leaving millis to auto would not load it ({@link #jnaCannotWin}, from the
+     * interpreted currentTimeMillis measured beside JNA), so that what the doctor says auto does is what it does.
+     */
+    public NativeStatus nativeStatusFor(Settings agentSettings) {
+        if (nativeStatus.jniLoaded() || !nativeStatus.jnaAvailable() || agentSettings.millis() != Settings.Millis.AUTO) {
+            return nativeStatus;
+        }
+        String notLoaded = jnaCannotWin(measurements.realtimeNs());
+        return notLoaded == null ? nativeStatus : new NativeStatus(false, nativeStatus.jniProblem(), false, notLoaded);
+    }
+
     /** The compiled-cost loop's hard budget where the system clocks are cheap: it needs 3-5 ms here under the simulator. */
     static final long COMPILED_BUDGET_NANOS = 15_000_000L;
     /** Its budget at most, where the system clocks are dear (every batch's own two timing reads are system reads). */

@@ -12,9 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -226,6 +229,29 @@ class DoctorIT {
         assertEquals("system", millis.path("backend").asText(), wild.stdout);
         assertTrue(millis.path("reason").asText().contains("behind CLOCK_REALTIME"), wild.stdout);
         assertFalse(json.path("forcedOn").path("millis").path("backend").asText().contains("coarse"), wild.stdout);
+    }
+
+    /**
+     * Without the JNI library, under the simulator without a spin (currentTimeMillis about 200 ns here): the
+     * doctor loads JNA to report on it, but says what auto does, which is not to load it (JnaFallbackIT),
+     * so auto stays on the system clock and says why; it said jna-coarse before the rule was applied to it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("oneJdk")
+    void autosJnaRuleIsTheAgentsInTheDoctorToo(Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.on(jdk).withoutAgent().slowClocksource(0).jvmArg("-Dfastclock.library=/nonexistent.so")
+                .jar(ForkedJvm.agentJar(), "--json").run();
+        assertEquals(0, r.exitCode, r.toString());
+        JsonNode json = new ObjectMapper().readTree(r.stdout);
+        assertTrue(json.path("jna").path("available").asBoolean(), r.stdout);
+        JsonNode millis = json.path("auto").path("millis");
+        Matcher cost = Pattern.compile("System\\.currentTimeMillis costs (\\d+) ns").matcher(millis.path("reason").asText());
+        assertTrue(cost.find(), r.stdout);
+        Assumptions.assumeTrue(Long.parseLong(cost.group(1)) < 420,
+                "the simulated clock costs " + cost.group(1) + " ns on this machine: JNA is worth loading here");
+        assertEquals("system", millis.path("backend").asText(), r.stdout);
+        assertTrue(millis.path("reason").asText().contains("JNA was not looked for: currentTimeMillis costs at most"), r.stdout);
+        assertEquals("system", json.path("forcedOn").path("millis").path("backend").asText(), r.stdout);
     }
 
     /**
