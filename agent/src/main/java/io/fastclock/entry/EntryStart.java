@@ -135,7 +135,10 @@ final class EntryStart implements Function<Object[], Object> {
      * unnamed module opens every package and is exported jdk.internal.misc (the boot runtime's set-up) or
      * jdk.internal.vm (EntryState's reader of the agent properties), and a lookup into it defines a class
      * of its own there. So neither is used: the module, which opens nothing, publishes the verdict and
-     * takes over what has loaded when it decides, as an attach does.
+     * takes over what has loaded when it decides, as an attach does. Code of the application's running
+     * meanwhile (main, or threads its system class loader started) may install one at any moment: each
+     * loader's classes run under System's class lock, which System.setSecurityManager takes to install one
+     * (setSecurityManager0, static synchronized, JDK 11-23), after this is asked again under it.
      */
     @SuppressWarnings({"deprecation", "removal"})
     static boolean securityManager() {

@@ -104,7 +104,8 @@ final class EntryState implements Runnable {
     /**
      * The agent properties, {@value #PUBLISH_AFTER_MS} ms after premain: main does not share the CPUs
      * with this while the JVM starts, and a JVM that ends sooner (a command-line tool) never pays for
-     * it. Where they cannot be reached, status sees no fastclock, as with the module's AgentState.
+     * it. Where they cannot be reached, or a SecurityManager is there by then, status sees no fastclock, as
+     * with the module's AgentState.
      */
     @Override
     public void run() {
@@ -118,8 +119,18 @@ final class EntryState implements Runnable {
         directory = null;
         EntryLines.pause(PUBLISH_AFTER_MS);
         try {
-            // Only now: JarSnapshot's class is defined and linked here, not beside main's start.
-            Properties agentProperties = agentProperties(handed, new JarSnapshot(path, bytes, entries));
+            Properties agentProperties;
+            // Main may have installed a SecurityManager since premain looked: the JDK would ask it, with the
+            // reader on this stack, as the reader reaches jdk.internal.vm. System.setSecurityManager installs
+            // one under System's class lock (JDK 11-23; JDK 24+ installs none): held, none can appear while the
+            // reader's class exists for anyone but this thread (EntryStart.securityManager).
+            synchronized (System.class) {
+                if (EntryStart.securityManager()) {
+                    return; // the start line has said the verdict; only the commands miss it
+                }
+                // Only now: JarSnapshot's class is defined and linked here, not beside main's start.
+                agentProperties = agentProperties(handed, new JarSnapshot(path, bytes, entries));
+            }
             mirror(VERSION, values[VERSION_INDEX]);
             for (int i = 0; i < keys.length; i++) {
                 agentProperties.setProperty(keys[i], values[i]);

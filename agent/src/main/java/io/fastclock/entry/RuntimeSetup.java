@@ -29,6 +29,17 @@ final class RuntimeSetup {
      * @param settings io.fastclock.boot.EarlyStart's, from EntrySettings.earlySettings
      */
     static void install(Instrumentation inst, JarSnapshot jar, String[] settings) throws IOException, ClassNotFoundException {
+        // No SecurityManager can be installed while the set-up loader's classes run (EntryStart.securityManager):
+        // one installed since premain looked would be asked, with them on the stack, as they reach java.base.
+        synchronized (System.class) {
+            if (EntryStart.securityManager()) {
+                throw new IllegalStateException("a SecurityManager was installed during premain");
+            }
+            installUnderLock(inst, jar, settings);
+        }
+    }
+
+    private static void installUnderLock(Instrumentation inst, JarSnapshot jar, String[] settings) throws IOException, ClassNotFoundException {
         OwnLoader loader = new OwnLoader(LOADER_NAME);
         Module setup = loader.getUnnamedModule();
         Map<String, Set<Module>> exports = new HashMap<>();
