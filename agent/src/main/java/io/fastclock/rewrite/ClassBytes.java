@@ -33,8 +33,20 @@ public final class ClassBytes {
     public static byte[][] asciiNames(String... internalNames) {
         byte[][] out = new byte[internalNames.length][];
         for (int i = 0; i < out.length; i++) {
-            out[i] = internalNames[i].getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            out[i] = ascii(internalNames[i]);
         }
+        return out;
+    }
+
+    /**
+     * The bytes of a name of the class file format's that is ASCII (the runtime's own table), one per char.
+     * Not through a Charset: StandardCharsets' initialiser loads five charsets, before main where premain
+     * installs the transformer.
+     */
+    @SuppressWarnings("deprecation")
+    static byte[] ascii(String s) {
+        byte[] out = new byte[s.length()];
+        s.getBytes(0, s.length(), out, 0);
         return out;
     }
 

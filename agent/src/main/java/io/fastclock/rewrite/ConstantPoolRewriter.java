@@ -1,6 +1,5 @@
 package io.fastclock.rewrite;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -662,7 +661,7 @@ public final class ConstantPoolRewriter {
     }
 
     private static byte[] ascii(String s) {
-        return s.getBytes(StandardCharsets.US_ASCII);
+        return ClassBytes.ascii(s);
     }
 
     private static byte[] instructionLengths() {
