@@ -127,7 +127,7 @@ public final class FastclockAgent {
             }
             int loadedBefore = classesLoadedBeforeTheAgent(loaded);
             NativeAccess.prepare(inst);
-            decide(settings, inst, how, background, loadedBefore, 0);
+            decide(settings, inst, how, background, loadedBefore, 0, null);
         } catch (Throwable t) {
             notStarted(t, background);
         }
@@ -140,14 +140,17 @@ public final class FastclockAgent {
      * decision stands. A later attempt takes over what has loaded meanwhile, as start=background does.
      *
      * @param attempt 0 for the first measurement
+     * @param earlierNotice where an earlier attempt extracted the native library instead of java.io.tmpdir,
+     *     or null: a later attempt finds it loaded and extracts nothing, and the start line says it once
      */
     static void decide(Settings settings, Instrumentation inst, EntryPoint how, boolean background, int loadedBefore,
-            int attempt) throws Exception {
+            int attempt, String earlierNotice) throws Exception {
         AgentLog log = new AgentLog(settings.log());
         RuntimeNeeded runtimeNeeded = new RuntimeNeeded(inst);
         ProbedDecision probed = ProbedDecision.run(settings, runtimeNeeded, runtimeNeeded);
         MachineProbe probe = probed.probe();
         Decision decision = probed.decision();
+        String extractionNotice = probe.extractionNotice != null ? probe.extractionNotice : earlierNotice;
         if (probed.limitedByBusyCpus() && attempt < BusyRetry.ATTEMPTS) {
             String line = "undecided: " + probe.busyReason + "; the application runs on the system clocks meanwhile,"
                     + " and fastclock measures again in " + BusyRetry.delayMillis(attempt) + " ms";
@@ -161,7 +164,7 @@ public final class FastclockAgent {
             AgentState.reason(line);
             BusyRetry.schedule(attempt, () -> {
                 try {
-                    decide(settings, inst, how, background, loadedBefore, attempt + 1);
+                    decide(settings, inst, how, background, loadedBefore, attempt + 1, extractionNotice);
                 } catch (Throwable t) {
                     notStarted(t, true);
                 }
@@ -170,8 +173,8 @@ public final class FastclockAgent {
         }
         boolean takeOver = background || attempt > 0;
         String note = (background ? BACKGROUND_NOTE : "") + (attempt > 0 ? BusyRetry.note(attempt, probe.busyReason) : "");
-        if (probe.extractionNotice != null) {
-            log.info(probe.extractionNotice);
+        if (extractionNotice != null) {
+            log.info(extractionNotice);
         }
         for (String problem : probe.facts.problems()) {
             log.debug(problem);

@@ -104,8 +104,15 @@ class CoarseLagIT {
         ForkedJvm.Result r = coarseMachine(jdk, "0:0,1500:6,3500:60").main(CoarseLagApp.class, "5500").run();
         assertEquals(0, r.exitCode, r.toString());
         long startMs = StatedLag.of(r).startMs;
-        assertTrue(r.stderr.contains(RESTATED), "the grown lag must be restated\n" + r);
-        assertTrue(r.longValue("largestPublishedLagMs") > startMs, "the published L must follow\n" + r);
+        // On a quiet machine L is stated at 10 ms and the 6 ms step shows reads 11-12 ms behind (restated to
+        // 15-16 ms). Busy CPUs at start can make the stated L larger (16 ms, beside two busy loops and a
+        // build): the step then stays within it, nothing is restated, and only the move to the system clock is seen.
+        if (startMs <= 10) {
+            assertTrue(r.stderr.contains(RESTATED), "the grown lag must be restated\n" + r);
+            assertTrue(r.longValue("largestPublishedLagMs") > startMs, "the published L must follow\n" + r);
+        } else {
+            System.out.println("[CoarseLagIT] " + jdk + " stated L = " + startMs + " ms at start: the 6 ms step may stay within it");
+        }
         assertEquals(1, count(r.stderr, StatedLag.GIVEN_UP), "one line when currentTimeMillis leaves the coarse clock\n" + r);
         assertTrue(r.longValue("readsBeyondStartLag") > 0, "the lag must really have grown\n" + r);
         // For good, and from then on every read is the system clock's.
