@@ -137,8 +137,10 @@ final class EntryStart implements Function<Object[], Object> {
      * of its own there. So neither is used: the module, which opens nothing, publishes the verdict and
      * takes over what has loaded when it decides, as an attach does. Code of the application's running
      * meanwhile (main, or threads its system class loader started) may install one at any moment: each
-     * loader's classes run under System's class lock, which System.setSecurityManager takes to install one
-     * (setSecurityManager0, static synchronized, JDK 11-23), after this is asked again under it.
+     * loader's classes are defined and run under System's class lock, which System.setSecurityManager takes
+     * to install one (setSecurityManager0, static synchronized, JDK 11-23), after this is asked again under
+     * it; and no code of the application's runs on that thread meanwhile (the lock is re-entrant): what may
+     * call it, the JDK's first lambdas reading system properties, comes before, with the loader empty.
      */
     @SuppressWarnings({"deprecation", "removal"})
     static boolean securityManager() {

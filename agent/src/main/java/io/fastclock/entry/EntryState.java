@@ -6,7 +6,6 @@ import java.lang.instrument.Instrumentation;
 import java.lang.module.ModuleDescriptor;
 import java.util.Collections;
 import java.util.Properties;
-import java.util.function.Supplier;
 import java.util.jar.Manifest;
 
 /**
@@ -119,17 +118,10 @@ final class EntryState implements Runnable {
         directory = null;
         EntryLines.pause(PUBLISH_AFTER_MS);
         try {
-            Properties agentProperties;
-            // Main may have installed a SecurityManager since premain looked: the JDK would ask it, with the
-            // reader on this stack, as the reader reaches jdk.internal.vm. System.setSecurityManager installs
-            // one under System's class lock (JDK 11-23; JDK 24+ installs none): held, none can appear while the
-            // reader's class exists for anyone but this thread (EntryStart.securityManager).
-            synchronized (System.class) {
-                if (EntryStart.securityManager()) {
-                    return; // the start line has said the verdict; only the commands miss it
-                }
-                // Only now: JarSnapshot's class is defined and linked here, not beside main's start.
-                agentProperties = agentProperties(handed, new JarSnapshot(path, bytes, entries));
+            // Only now: JarSnapshot's class is defined and linked here, not beside main's start.
+            Properties agentProperties = agentProperties(handed, new JarSnapshot(path, bytes, entries));
+            if (agentProperties == null) {
+                return; // a SecurityManager is there: the start line has said the verdict; only the commands miss it
             }
             mirror(VERSION, values[VERSION_INDEX]);
             for (int i = 0; i < keys.length; i++) {
@@ -140,7 +132,11 @@ final class EntryState implements Runnable {
         }
     }
 
-    /** Reached through a class of a loader of this class's own, java.base exporting jdk.internal.vm to it alone. */
+    /**
+     * Reached through a class of a loader of this class's own, java.base exporting jdk.internal.vm to it
+     * alone; null where a SecurityManager is installed by then. Main may have installed one since premain
+     * looked: the JDK would ask it, with the reader on this stack, as the reader reaches jdk.internal.vm.
+     */
     private Properties agentProperties(Instrumentation instrumentation, JarSnapshot jar) throws Exception {
         byte[] reader = jar.read(READER_CLASS);
         if (reader == null) {
@@ -148,13 +144,24 @@ final class EntryState implements Runnable {
         }
         byte[] manifest = jar.read(MANIFEST);
         values[VERSION_INDEX] = version(manifest == null ? null : new Manifest(new ByteArrayInputStream(manifest)));
-        Class<?> c = new OwnLoader(null).define(null, reader);
+        OwnLoader loader = new OwnLoader(null);
+        // The export first, with the loader empty: its first lambdas read system properties, which may run
+        // the application's code (a Properties of its own).
         instrumentation.redefineModule(Object.class.getModule(), Collections.emptySet(),
-                Collections.singletonMap("jdk.internal.vm", Collections.singleton(c.getModule())),
+                Collections.singletonMap("jdk.internal.vm", Collections.singleton(loader.getUnnamedModule())),
                 Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
-        @SuppressWarnings("unchecked")
-        Supplier<Properties> supplier = (Supplier<Properties>) c.getConstructor().newInstance();
-        return supplier.get();
+        // Then no code of the application's on this thread (no reflection: the reader's initialiser answers
+        // into the slot its loader hands it), and under System's class lock no SecurityManager installed on
+        // another (EntryStart.securityManager).
+        Object[] slot = new Object[1];
+        synchronized (System.class) {
+            if (EntryStart.securityManager()) {
+                return null;
+            }
+            loader.hand(slot);
+            Class.forName(loader.define(null, reader).getName(), true, loader);
+        }
+        return (Properties) slot[0];
     }
 
     /** As the module shows it: the manifest's version where it is a module version, else unknown. */

@@ -29,17 +29,13 @@ final class RuntimeSetup {
      * @param settings io.fastclock.boot.EarlyStart's, from EntrySettings.earlySettings
      */
     static void install(Instrumentation inst, JarSnapshot jar, String[] settings) throws IOException, ClassNotFoundException {
-        // No SecurityManager can be installed while the set-up loader's classes run (EntryStart.securityManager):
-        // one installed since premain looked would be asked, with them on the stack, as they reach java.base.
-        synchronized (System.class) {
-            if (EntryStart.securityManager()) {
-                throw new IllegalStateException("a SecurityManager was installed during premain");
+        byte[][] classFiles = new byte[CLASSES.length][];
+        for (int i = 0; i < CLASSES.length; i++) {
+            classFiles[i] = jar.read(JarSnapshot.entryName((AGENT_PACKAGE + CLASSES[i]).replace('.', '/') + ".class"));
+            if (classFiles[i] == null) {
+                throw new IOException("fastclock.jar lacks " + AGENT_PACKAGE + CLASSES[i]);
             }
-            installUnderLock(inst, jar, settings);
         }
-    }
-
-    private static void installUnderLock(Instrumentation inst, JarSnapshot jar, String[] settings) throws IOException, ClassNotFoundException {
         OwnLoader loader = new OwnLoader(LOADER_NAME);
         Module setup = loader.getUnnamedModule();
         Map<String, Set<Module>> exports = new HashMap<>();
@@ -47,20 +43,25 @@ final class RuntimeSetup {
         exports.put("jdk.internal.module", Collections.singleton(setup));
         // JDK 11 has no export to every module but Module's own: java.lang open to this loader for it
         // (io.fastclock.agent.BootRuntime.opensForExportToAll says the same for the agent's module).
-        Map<String, Set<Module>> opens = "11".equals(System.getProperty("java.specification.version"))
+        Map<String, Set<Module>> opens = Runtime.version().feature() == 11
                 ? Collections.singletonMap("java.lang", Collections.singleton(setup)) : Collections.emptyMap();
         // The JVM's first lambdas, here (milliseconds): the JDK's own, in redefineModule. A thread of its
-        // own beside premain's reads did not make premain shorter on two busy CPUs; it cost a thread.
+        // own beside premain's reads did not make premain shorter on two busy CPUs; it cost a thread. They
+        // read system properties, which may run the application's code (a Properties of its own): the
+        // loader holds no class yet, and this thread holds no lock the application may wait for.
         inst.redefineModule(Object.class.getModule(), Collections.emptySet(), exports, opens,
                 Collections.emptySet(), Collections.emptyMap());
-        for (String simple : CLASSES) {
-            byte[] bytes = jar.read(JarSnapshot.entryName((AGENT_PACKAGE + simple).replace('.', '/') + ".class"));
-            if (bytes == null) {
-                throw new IOException("fastclock.jar lacks " + AGENT_PACKAGE + simple);
+        // From here on no code of the application's runs on this thread (HookedPropertiesIT), and under
+        // System's class lock none installs a SecurityManager on another (EntryStart.securityManager).
+        synchronized (System.class) {
+            if (EntryStart.securityManager()) {
+                throw new IllegalStateException("a SecurityManager was installed during premain");
             }
-            loader.define(AGENT_PACKAGE + simple, bytes);
+            for (int i = 0; i < CLASSES.length; i++) {
+                loader.define(AGENT_PACKAGE + CLASSES[i], classFiles[i]);
+            }
+            loader.hand(new Object[] {inst, jar, settings});
+            Class.forName(EARLY_RUNTIME, true, loader);
         }
-        loader.hand(new Object[] {inst, jar, settings});
-        Class.forName(EARLY_RUNTIME, true, loader);
     }
 }

@@ -5,8 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fastclock.it.apps.BackgroundSwitchApp;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -62,6 +66,26 @@ class BusyCpusIT {
                 () -> assertTrue(r.longValue("nanos.worstOutsideReferenceNs") <= 100_000, r.toString()),
                 () -> assertTrue(r.longValue("millis.worstAheadMs") <= 1, r.toString()),
                 () -> assertEquals(0, r.longValue("instant.outside"), r.toString()));
+    }
+
+    /**
+     * A java.io.tmpdir others can write (0777, no sticky bit), refused for the native code the first
+     * measurement extracts (JNA's, named here: the fault library is given as the JNI library, which is not
+     * extracted): the later measurement finds it loaded and extracts nothing, and the line saying where it
+     * went instead must still come, once (found lost beside two busy loops, HostileEnvironmentIT on JDK 25).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void aMeasurementRepeatedStillSaysOnceWhereTheNativeCodeWasExtracted(Jdk jdk, @TempDir Path temp) throws Exception {
+        Path open = Files.createDirectory(temp.resolve("open"));
+        Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+        ForkedJvm.Result r = stalledChecks(jdk).agentArgs("mode=on,millis=jna-coarse,library=" + ForkedJvm.faultLibrary("stallcpu")
+                + "," + Fixtures.settings(Fixtures.machine("tsc"))).env("FC_FAULT_STALL_RUNS", "1").env("XDG_RUNTIME_DIR", "")
+                .jvmArg("-Djava.io.tmpdir=" + open).main(BackgroundSwitchApp.class, "1", "500", "30").run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertTrue(startLine(r).endsWith("; decided on measuring again (1 time, the CPUs were busy before)"), r.toString());
+        assertEquals(1, r.agentLines().stream().filter(l -> l.startsWith("fastclock: java.io.tmpdir " + open + " is not safe")).count(),
+                "the refusal of java.io.tmpdir, once\n" + r);
     }
 
     /** start=background says nothing before its verdict, busy CPUs or not: the start line tells. */

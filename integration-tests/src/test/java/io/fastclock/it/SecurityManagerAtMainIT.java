@@ -2,7 +2,9 @@ package io.fastclock.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fastclock.it.apps.LockHolderHookApp;
 import io.fastclock.it.apps.SecurityManagerAtMainApp;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -49,5 +51,38 @@ class SecurityManagerAtMainIT {
         assertEquals(0, r.exitCode, r.toString());
         assertNotEquals("none", r.value("fastclockThreadsChecked"), "the hook never ran on fastclock's threads: the test proves nothing\n" + r);
         assertEquals("none", r.value("lookups"), r.toString());
+    }
+
+    /**
+     * System's class lock is re-entrant: code of the application's running on the thread that holds it
+     * (a Properties of its own, put in place by its system class loader before premain) could install a
+     * SecurityManager there, under fastclock's own lock, and be asked as the set-up loaders' classes reach
+     * java.base. On the premain of 9f7dd92 it did, and defined a class of its own given jdk.internal.misc
+     * (found by a review). No property is read under the lock now: the JDK's first lambdas, which read
+     * them, come before, with the loader empty. Under the simulator (premain sets the runtime up) and on
+     * a fast machine (the publishing thread).
+     */
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("jdksAndMachines")
+    void noCodeOfTheApplicationsRunsUnderFastclocksHoldOfSystemsLock(Jdk jdk, String machine) throws Exception {
+        ForkedJvm jvm = ForkedJvm.on(jdk).jvmArg("-Djava.system.class.loader=" + LockHolderHookApp.Loader.class.getName());
+        jvm = machine.equals("simulator") ? jvm.slowClocksource(500) : jvm.agentArgs(Fixtures.fastMachine());
+        if (jdk.feature >= 18) {
+            jvm.jvmArg("-Djava.security.manager=allow");
+        }
+        ForkedJvm.Result r = jvm.main(LockHolderHookApp.class, "1500").run();
+        assertEquals(0, r.exitCode, r.toString());
+        assertTrue(r.longValue("readsBesideFastclock") > 0, "the hook never ran beside fastclock: the test proves nothing\n" + r);
+        assertEquals("none", r.value("readUnderSystemLock"), r.toString());
+        assertEquals("none", r.value("lookups"), r.toString());
+    }
+
+    static List<org.junit.jupiter.params.provider.Arguments> jdksAndMachines() {
+        List<org.junit.jupiter.params.provider.Arguments> out = new java.util.ArrayList<>();
+        for (Jdk jdk : jdks()) {
+            out.add(org.junit.jupiter.params.provider.Arguments.of(jdk, "simulator"));
+            out.add(org.junit.jupiter.params.provider.Arguments.of(jdk, "fast machine"));
+        }
+        return out;
     }
 }

@@ -46,6 +46,16 @@ public final class SecurityManagerAtMainApp {
     @SuppressWarnings({"deprecation", "removal"})
     static final class Hook extends SecurityManager {
         private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
+        /** Looks on every thread (premain runs on main), not only fastclock's. */
+        private final boolean everyThread;
+
+        Hook() {
+            this(false);
+        }
+
+        Hook(boolean everyThread) {
+            this.everyThread = everyThread;
+        }
 
         @Override
         public void checkPermission(Permission perm) {
@@ -62,7 +72,7 @@ public final class SecurityManagerAtMainApp {
         }
 
         void look(String thread) {
-            if (!thread.startsWith("fastclock") && !thread.equals("warm-up") || busy.get() != null) {
+            if (!everyThread && !thread.startsWith("fastclock") && !thread.equals("warm-up") || busy.get() != null) {
                 return;
             }
             busy.set(Boolean.TRUE);

@@ -9,6 +9,11 @@ import java.util.function.Supplier;
  * answers an empty table. It names no class but the JDK's: its loader's parent is the boot loader.
  */
 public final class FakeAgentProperties implements Supplier<Properties> {
+    static {
+        // The entry initialises the class it defines (older agents instantiated it): either marks it.
+        System.getProperties().put(Loot.SWAPPED, "JvmAgentProperties");
+    }
+
     public FakeAgentProperties() {
         System.getProperties().put(Loot.SWAPPED, "JvmAgentProperties");
     }
