@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 
 /**
@@ -48,7 +47,7 @@ public final class HookedPropertiesApp {
                     throw new java.io.UncheckedIOException(e);
                 }
             }
-            System.setProperties(new Hooked(System.getProperties()));
+            System.setProperties(new HookedProperties(System.getProperties(), new Hooked()));
         }
 
         /** What java.instrument calls to add -javaagent's jar where a custom system class loader is in use. */
@@ -83,29 +82,11 @@ public final class HookedPropertiesApp {
         }
     }
 
-    static final class Hooked extends Properties {
-        private static final long serialVersionUID = 1L;
-
-        Hooked(Properties p) {
-            putAll(p);
-        }
-
+    /** The hook: every read and write of the system properties looks at the stack. */
+    static final class Hooked implements Runnable {
         @Override
-        public String getProperty(String key) {
+        public void run() {
             look();
-            return super.getProperty(key);
-        }
-
-        @Override
-        public String getProperty(String key, String def) {
-            look();
-            return super.getProperty(key, def);
-        }
-
-        @Override
-        public Object setProperty(String key, String value) {
-            look();
-            return super.setProperty(key, value);
         }
 
         static void look() {

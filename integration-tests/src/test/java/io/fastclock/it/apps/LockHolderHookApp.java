@@ -6,7 +6,6 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.Collections;
 import java.util.LinkedHashSet;
-import java.util.Properties;
 import java.util.Set;
 
 /**
@@ -32,7 +31,7 @@ public final class LockHolderHookApp {
         public Loader(ClassLoader parent) {
             super(new URL[0], parent);
             HOOK.look("warm-up");
-            System.setProperties(new Hooked(System.getProperties()));
+            System.setProperties(new HookedProperties(System.getProperties(), new Hooked()));
         }
 
         /** What java.instrument calls to add -javaagent's jar where a custom system class loader is in use. */
@@ -41,27 +40,12 @@ public final class LockHolderHookApp {
         }
     }
 
-    static final class Hooked extends Properties {
-        private static final long serialVersionUID = 1L;
-        private final transient ThreadLocal<Boolean> busy = new ThreadLocal<>();
-
-        Hooked(Properties p) {
-            putAll(p);
-        }
+    /** On every read of the system properties: counts those beside fastclock, and installs the SecurityManager under System's lock. */
+    static final class Hooked implements Runnable {
+        private final ThreadLocal<Boolean> busy = new ThreadLocal<>();
 
         @Override
-        public String getProperty(String key) {
-            seen();
-            return super.getProperty(key);
-        }
-
-        @Override
-        public String getProperty(String key, String defaultValue) {
-            seen();
-            return super.getProperty(key, defaultValue);
-        }
-
-        private void seen() {
+        public void run() {
             if (busy.get() != null) {
                 return;
             }
