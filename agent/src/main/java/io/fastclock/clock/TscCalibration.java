@@ -20,19 +20,32 @@ public final class TscCalibration {
     public final long anchorTicks;
     public final long anchorNanos;
     public final long realtimeOffsetNanos;
+    /** The anchor sample's read window in ticks: its tick is the window's middle, within half of it. */
+    public final long anchorWindowTicks;
+    /**
+     * How far, in ppm, {@link #nanosPerTick} may be from the true rate for the read windows alone:
+     * each end's tick is uncertain by half its window.
+     */
+    public final double rateUncertaintyPpm;
     /** Disagreement between the halves, in ppm, of the last attempt. */
     public final double disagreementPpm;
     public final long elapsedNanos;
 
-    /** @param anchor the last sample, {ticks, CLOCK_MONOTONIC ns, (unused), CLOCK_REALTIME ns}, or null */
-    TscCalibration(boolean converged, String problem, double nanosPerTick, long[] anchor,
+    /**
+     * @param first  the first sample, {ticks, CLOCK_MONOTONIC ns, window in ticks, CLOCK_REALTIME ns}, or null
+     * @param anchor the last sample, the same four, or null
+     */
+    TscCalibration(boolean converged, String problem, double nanosPerTick, long[] first, long[] anchor,
             double disagreementPpm, long elapsedNanos) {
         this.converged = converged;
         this.problem = problem;
         this.nanosPerTick = nanosPerTick;
         this.anchorTicks = anchor == null ? 0 : anchor[0];
         this.anchorNanos = anchor == null ? 0 : anchor[1];
+        this.anchorWindowTicks = anchor == null ? 0 : anchor[2];
         this.realtimeOffsetNanos = anchor == null ? 0 : anchor[3] - anchor[1];
+        this.rateUncertaintyPpm = first == null || anchor == null || anchor[0] <= first[0] ? 0
+                : (first[2] + anchor[2]) / 2.0 / (anchor[0] - first[0]) * 1e6;
         this.disagreementPpm = disagreementPpm;
         this.elapsedNanos = elapsedNanos;
     }
@@ -56,7 +69,7 @@ public final class TscCalibration {
                 rc = source.sample(c);
             }
             if (rc != 0) {
-                return new TscCalibration(false, "cannot sample the TSC (errno " + -rc + ")", Double.NaN, null,
+                return new TscCalibration(false, "cannot sample the TSC (errno " + -rc + ")", Double.NaN, null, null,
                         Double.NaN, System.nanoTime() - started);
             }
             if (b[0] <= a[0] || c[0] <= b[0] || b[1] <= a[1] || c[1] <= b[1]) {
@@ -71,12 +84,12 @@ public final class TscCalibration {
             double tolerance = BASE_TOLERANCE + windowNs / Math.min(b[1] - a[1], c[1] - b[1]);
             disagreement = Math.abs(first / second - 1) * 1e6;
             if (disagreement <= tolerance * 1e6) {
-                return new TscCalibration(true, null, whole, c, disagreement, System.nanoTime() - started);
+                return new TscCalibration(true, null, whole, a, c, disagreement, System.nanoTime() - started);
             }
             problem = String.format("calibration did not converge: the two halves differ by %.0f ppm (allowed %.0f ppm)",
                     disagreement, tolerance * 1e6);
         }
-        return new TscCalibration(false, problem, Double.NaN, null, disagreement, System.nanoTime() - started);
+        return new TscCalibration(false, problem, Double.NaN, null, null, disagreement, System.nanoTime() - started);
     }
 
     /**

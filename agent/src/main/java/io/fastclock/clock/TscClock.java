@@ -47,7 +47,10 @@ public final class TscClock {
         public double maxSlewPpm = 500;
         /** Beyond this distance from CLOCK_MONOTONIC the TSC is no longer trusted. */
         public long maxErrorNanos = 2_000_000L;
-        /** Beyond this change of the measured rate from the calibrated one the TSC is no longer trusted. */
+        /**
+         * Beyond this change of the measured rate from the calibrated one, plus what the read
+         * windows of the samples behind both rates leave unsure, the TSC is no longer trusted.
+         */
         public double maxRateChangePpm = 1000;
         public long recheckNanos = 1_000_000_000L;
     }
@@ -102,7 +105,9 @@ public final class TscClock {
     private final long segmentTicks;
     private final long baseTicks;
     private final long baseNanos;
+    private final long baseWindowTicks;
     private final double calibratedNanosPerTick;
+    private final double calibrationUncertaintyPpm;
 
     private volatile Segment current;
     private volatile long realtimeOffsetNanos;
@@ -143,8 +148,10 @@ public final class TscClock {
         this.trust = trust;
         this.log = log;
         this.calibratedNanosPerTick = calibration.nanosPerTick;
+        this.calibrationUncertaintyPpm = calibration.rateUncertaintyPpm;
         this.baseTicks = calibration.anchorTicks;
         this.baseNanos = calibration.anchorNanos;
+        this.baseWindowTicks = calibration.anchorWindowTicks;
         this.segmentTicks = Math.max(1, (long) (tuning.segmentNanos / calibration.nanosPerTick));
         this.realtimeOffsetNanos = calibration.realtimeOffsetNanos;
         // A short first segment: the start-up calibration is brief, so the first re-anchor (which
@@ -308,8 +315,11 @@ public final class TscClock {
         double nanosPerTick = (double) (sample[1] - baseNanos) / (sample[0] - baseTicks);
         double rateChangePpm = (nanosPerTick / calibratedNanosPerTick - 1) * 1e6;
         lastRateChangePpm = rateChangePpm;
-        if (Math.abs(rateChangePpm) > tuning.maxRateChangePpm) {
-            fallBack(String.format("the TSC rate moved %.0f ppm away from its calibration", rateChangePpm));
+        double unsurePpm = calibrationUncertaintyPpm + (baseWindowTicks + sample[2]) / 2.0 / (sample[0] - baseTicks) * 1e6;
+        if (Math.abs(rateChangePpm) > tuning.maxRateChangePpm + unsurePpm) {
+            fallBack(String.format("the TSC rate moved %.0f ppm away from its calibration (%.0f ppm allowed,"
+                    + " of which %.0f for the read windows of its samples)", rateChangePpm,
+                    tuning.maxRateChangePpm + unsurePpm, unsurePpm));
             return -1;
         }
         String drift = null;

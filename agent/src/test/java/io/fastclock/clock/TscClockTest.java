@@ -22,6 +22,9 @@ class TscClockTest {
         long realtimeOffset = 1_700_000_000_000_000_000L;
         /** Runs once, inside the next ticks() call: a reader preempted between its loads. */
         Runnable beforeNextTick;
+        /** The read window sample() reports, and how far its tick sits from the true instant. */
+        long sampleWindowTicks = 10;
+        long sampleTickError;
 
         ManualTicks(double trueNanosPerTick) {
             this.trueNanosPerTick = trueNanosPerTick;
@@ -53,9 +56,9 @@ class TscClockTest {
 
         @Override
         public int sample(long[] out) {
-            out[0] = ticks;
+            out[0] = ticks + sampleTickError;
             out[1] = monotonic();
-            out[2] = 10;
+            out[2] = sampleWindowTicks;
             out[3] = out[1] + realtimeOffset;
             return 0;
         }
@@ -142,6 +145,56 @@ class TscClockTest {
         clock.anchorRound(); // publishes the next segment, which starts in the future
         long same = clock.nanoTime();
         assertEquals(before, same, "publishing a future segment changed the present");
+    }
+
+    /**
+     * Under a serialised, contended CLOCK_MONOTONIC a sample's read window is wide, and its tick
+     * (the window's middle) may sit half a window from the instant CLOCK_MONOTONIC was read. Seen
+     * in FirstReadIT: the first re-anchor, a few ms after a calibration made while two threads
+     * hammered the simulated clock, read 1805 ppm and disabled a sound TSC clock. The check allows
+     * what the windows of the calibration's samples and of this one leave unsure.
+     */
+    @Test
+    void aRateChangeTheReadWindowsExplainIsNotARateChange() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        long windowTicks = 9_000; // 3 us: over the calibration's 4 ms, 750 ppm unsure
+        TscClock clock = new TscClock(source, TscCalibrations.withWindows((1 / 3.0) * (1 - 700e-6), source.ticks,
+                source.monotonic(), source.monotonic() + source.realtimeOffset, 12_000_000L, windowTicks),
+                new TscClock.Tuning(), TscTrust.ALWAYS, new RecordingLog());
+        source.advanceNanos(10_000_000);
+        source.sampleWindowTicks = 90_000; // 30 us
+        source.sampleTickError = -45_000; // half of it: 15 us over 10 ms, 1500 ppm
+        clock.anchorRound();
+        assertTrue(clock.lastRateChangePpm() > 2000, "the case needs a change the old 1000 ppm bound refused: "
+                + clock.lastRateChangePpm());
+        assertFalse(clock.hasFallenBack(), clock.fallbackReason());
+    }
+
+    @Test
+    void aRateChangeBeyondWhatTheReadWindowsExplainStillDisablesTheClock() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        RecordingLog log = new RecordingLog();
+        TscClock clock = new TscClock(source, TscCalibrations.withWindows((1 / 3.0) * (1 - 10_000e-6), source.ticks,
+                source.monotonic(), source.monotonic() + source.realtimeOffset, 12_000_000L, 9_000),
+                new TscClock.Tuning(), TscTrust.ALWAYS, log);
+        source.advanceNanos(10_000_000);
+        source.sampleWindowTicks = 90_000;
+        source.sampleTickError = 45_000;
+        assertTrue(clock.anchorRound() < 0);
+        assertTrue(clock.hasFallenBack());
+        assertTrue(log.lines.get(0).contains("the TSC rate moved"), log.lines.toString());
+    }
+
+    /** Narrow windows leave the 1000 ppm bound as it was: 1500 ppm of real change disables the clock. */
+    @Test
+    void withNarrowReadWindowsTheBoundIsTheTunedOne() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        TscClock clock = new TscClock(source, TscCalibrations.withWindows((1 / 3.0) * (1 - 1500e-6), source.ticks,
+                source.monotonic(), source.monotonic() + source.realtimeOffset, 12_000_000L, 30),
+                new TscClock.Tuning(), TscTrust.ALWAYS, new RecordingLog());
+        source.advanceNanos(10_000_000);
+        assertTrue(clock.anchorRound() < 0);
+        assertTrue(clock.fallbackReason().contains("rate moved"), clock.fallbackReason());
     }
 
     @Test
