@@ -45,8 +45,9 @@ final class RuntimeSetup {
         // (io.fastclock.agent.BootRuntime.opensForExportToAll says the same for the agent's module).
         Map<String, Set<Module>> opens = Runtime.version().feature() == 11
                 ? Collections.singletonMap("java.lang", Collections.singleton(setup)) : Collections.emptyMap();
-        // The JVM's first lambdas, here (milliseconds): the JDK's own, in redefineModule. A thread of its
-        // own beside premain's reads did not make premain shorter on two busy CPUs; it cost a thread. They
+        // The JVM's first lambdas, here (milliseconds): the JDK's own, in redefineModule. On a thread of
+        // their own, started once premain knows it sets the runtime up, beside its reads and definitions,
+        // premain took longer on two CPUs, quiet or busy (the JVM's start-up keeps the other one). They
         // read system properties, which may run the application's code (a Properties of its own): the
         // loader holds no class yet, and this thread holds no lock the application may wait for.
         inst.redefineModule(Object.class.getModule(), Collections.emptySet(), exports, opens,
