@@ -312,10 +312,17 @@ public final class TscClock {
         }
         sampleFailures = 0;
         realtimeOffsetNanos = sample[3] - sample[1];
+        // Each sample's tick is its read window's middle: within half the window of the instant read.
+        double measurementUnsurePpm = (baseWindowTicks + sample[2]) / 2.0 / (sample[0] - baseTicks) * 1e6;
+        if (measurementUnsurePpm > tuning.maxRateChangePpm / 2) {
+            // Too short a baseline for these windows to judge the rate or to extend the clock at it:
+            // a longer one soon (readers extend the current segment meanwhile, should it end).
+            return tuning.segmentNanos / 50;
+        }
         double nanosPerTick = (double) (sample[1] - baseNanos) / (sample[0] - baseTicks);
         double rateChangePpm = (nanosPerTick / calibratedNanosPerTick - 1) * 1e6;
         lastRateChangePpm = rateChangePpm;
-        double unsurePpm = calibrationUncertaintyPpm + (baseWindowTicks + sample[2]) / 2.0 / (sample[0] - baseTicks) * 1e6;
+        double unsurePpm = calibrationUncertaintyPpm + measurementUnsurePpm;
         if (Math.abs(rateChangePpm) > tuning.maxRateChangePpm + unsurePpm) {
             fallBack(String.format("the TSC rate moved %.0f ppm away from its calibration (%.0f ppm allowed,"
                     + " of which %.0f for the read windows of its samples)", rateChangePpm,

@@ -151,8 +151,9 @@ class TscClockTest {
      * Under a serialised, contended CLOCK_MONOTONIC a sample's read window is wide, and its tick
      * (the window's middle) may sit half a window from the instant CLOCK_MONOTONIC was read. Seen
      * in FirstReadIT: the first re-anchor, a few ms after a calibration made while two threads
-     * hammered the simulated clock, read 1805 ppm and disabled a sound TSC clock. The check allows
-     * what the windows of the calibration's samples and of this one leave unsure.
+     * hammered the simulated clock, read 1805 ppm and disabled a sound TSC clock. A baseline too
+     * short for the windows waits for a longer one; a longer one is judged allowing what the
+     * windows of the calibration's samples and of its own leave unsure.
      */
     @Test
     void aRateChangeTheReadWindowsExplainIsNotARateChange() {
@@ -163,11 +164,17 @@ class TscClockTest {
                 new TscClock.Tuning(), TscTrust.ALWAYS, new RecordingLog());
         source.advanceNanos(10_000_000);
         source.sampleWindowTicks = 90_000; // 30 us
-        source.sampleTickError = -45_000; // half of it: 15 us over 10 ms, 1500 ppm
-        clock.anchorRound();
-        assertTrue(clock.lastRateChangePpm() > 2000, "the case needs a change the old 1000 ppm bound refused: "
-                + clock.lastRateChangePpm());
+        source.sampleTickError = -45_000; // half of it: 15 us over 10 ms, 1500 ppm, plus the calibration's 700
+        long sleep = clock.anchorRound();
         assertFalse(clock.hasFallenBack(), clock.fallbackReason());
+        assertEquals(0, clock.reanchors(), "a rate 1650 ppm unsure was used");
+        assertTrue(sleep > 0 && sleep <= 10_000_000L, "the next try comes soon: " + sleep);
+
+        source.advanceNanos(50_000_000); // 60 ms: the same windows leave 275 ppm unsure
+        clock.anchorRound();
+        assertFalse(clock.hasFallenBack(), clock.fallbackReason());
+        assertEquals(1, clock.reanchors());
+        assertTrue(clock.lastRateChangePpm() > 900, "" + clock.lastRateChangePpm());
     }
 
     @Test
@@ -180,6 +187,8 @@ class TscClockTest {
         source.advanceNanos(10_000_000);
         source.sampleWindowTicks = 90_000;
         source.sampleTickError = 45_000;
+        assertTrue(clock.anchorRound() > 0, "judged on a baseline too short for its windows");
+        source.advanceNanos(50_000_000);
         assertTrue(clock.anchorRound() < 0);
         assertTrue(clock.hasFallenBack());
         assertTrue(log.lines.get(0).contains("the TSC rate moved"), log.lines.toString());
