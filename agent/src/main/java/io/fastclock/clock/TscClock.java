@@ -52,6 +52,11 @@ public final class TscClock {
          * windows of the samples behind both rates leave unsure, the TSC is no longer trusted.
          */
         public double maxRateChangePpm = 1000;
+        /**
+         * A re-anchor whose rate its samples' read windows leave more unsure than this waits for a
+         * longer baseline: a segment extends the clock at that rate for 250 ms (100 ppm: 25 us).
+         */
+        public double maxUnsurePpm = 100;
         public long recheckNanos = 1_000_000_000L;
     }
 
@@ -314,7 +319,7 @@ public final class TscClock {
         realtimeOffsetNanos = sample[3] - sample[1];
         // Each sample's tick is its read window's middle: within half the window of the instant read.
         double measurementUnsurePpm = (baseWindowTicks + sample[2]) / 2.0 / (sample[0] - baseTicks) * 1e6;
-        if (measurementUnsurePpm > tuning.maxRateChangePpm / 2) {
+        if (measurementUnsurePpm > tuning.maxUnsurePpm) {
             // Too short a baseline for these windows to judge the rate or to extend the clock at it:
             // a longer one soon (readers extend the current segment meanwhile, should it end).
             return tuning.segmentNanos / 50;
