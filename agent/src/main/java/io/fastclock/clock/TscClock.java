@@ -54,7 +54,8 @@ public final class TscClock {
         public double maxRateChangePpm = 1000;
         /**
          * A re-anchor whose rate its samples' read windows leave more unsure than this waits for a
-         * longer baseline: a segment extends the clock at that rate for 250 ms (100 ppm: 25 us).
+         * longer baseline while the current segment lasts: the next segment extends the clock at
+         * that rate up to 500 ms past the sample (100 ppm: 50 us).
          */
         public double maxUnsurePpm = 100;
         public long recheckNanos = 1_000_000_000L;
@@ -317,22 +318,26 @@ public final class TscClock {
         }
         sampleFailures = 0;
         realtimeOffsetNanos = sample[3] - sample[1];
-        // Each sample's tick is its read window's middle: within half the window of the instant read.
-        double measurementUnsurePpm = (baseWindowTicks + sample[2]) / 2.0 / (sample[0] - baseTicks) * 1e6;
-        if (measurementUnsurePpm > tuning.maxUnsurePpm) {
-            // Too short a baseline for these windows to judge the rate or to extend the clock at it:
-            // a longer one soon (readers extend the current segment meanwhile, should it end).
-            return tuning.segmentNanos / 50;
-        }
-        double nanosPerTick = (double) (sample[1] - baseNanos) / (sample[0] - baseTicks);
-        double rateChangePpm = (nanosPerTick / calibratedNanosPerTick - 1) * 1e6;
-        lastRateChangePpm = rateChangePpm;
-        double unsurePpm = calibrationUncertaintyPpm + measurementUnsurePpm;
-        if (Math.abs(rateChangePpm) > tuning.maxRateChangePpm + unsurePpm) {
-            fallBack(String.format("the TSC rate moved %.0f ppm away from its calibration (%.0f ppm allowed,"
-                    + " of which %.0f for the read windows of its samples)", rateChangePpm,
-                    tuning.maxRateChangePpm + unsurePpm, unsurePpm));
-            return -1;
+        long baselineNanos = sample[1] - baseNanos;
+        // Each sample's tick is its read window's middle, within half the window of the instant read.
+        // Over CLOCK_MONOTONIC's baseline, not the ticks': a TSC that stalled would keep its own short.
+        double windowsNanos = (baseWindowTicks + sample[2]) / 2.0 * calibratedNanosPerTick;
+        double measurementUnsurePpm = windowsNanos / baselineNanos * 1e6;
+        // Too short a baseline for these windows to judge the rate or to extend the clock at it: a longer
+        // one shortly, while the current segment has time left (readers would extend it a whole segment).
+        boolean waitForLongerBaseline = measurementUnsurePpm > tuning.maxUnsurePpm
+                && current.endTicks - sample[0] > 2 * retryTicks();
+        double nanosPerTick = (double) baselineNanos / (sample[0] - baseTicks);
+        if (!waitForLongerBaseline) {
+            double rateChangePpm = (nanosPerTick / calibratedNanosPerTick - 1) * 1e6;
+            lastRateChangePpm = rateChangePpm;
+            double unsurePpm = calibrationUncertaintyPpm + measurementUnsurePpm;
+            if (Math.abs(rateChangePpm) > tuning.maxRateChangePpm + unsurePpm) {
+                fallBack(String.format("the TSC rate moved %.0f ppm away from its calibration (allowed: %.0f ppm, of"
+                        + " which %.0f for its samples' read windows, %.0f ns over %.1f ms since the calibration's)",
+                        rateChangePpm, tuning.maxRateChangePpm + unsurePpm, unsurePpm, windowsNanos, baselineNanos / 1e6));
+                return -1;
+            }
         }
         String drift = null;
         synchronized (lock) {
@@ -350,11 +355,16 @@ public final class TscClock {
                 fallBackLocked(drift); // logged below, outside the lock
             }
             if (drift == null) {
-                return publishNextSegment(s, sample, nanosPerTick);
+                return waitForLongerBaseline ? ticksToNanos(retryTicks()) : publishNextSegment(s, sample, nanosPerTick);
             }
         }
         announceFallback(drift);
         return -1;
+    }
+
+    /** How soon a re-anchor whose baseline was too short tries again. */
+    private long retryTicks() {
+        return segmentTicks / 50;
     }
 
     /** Under the lock: the next segment, aimed at CLOCK_MONOTONIC at its end. */
