@@ -3,9 +3,10 @@ package io.fastclock.clock;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Re-anchors a {@link TscClock} about four times a second (once per segment) and runs its trust
- * re-check every {@code recheck} period, waking for whichever is due first. Daemon, so it never
- * keeps the JVM alive; if it is starved, readers extend the clock at its last rate.
+ * Re-anchors a {@link TscClock} about four times a second (once per segment; more often while its
+ * first baseline is too short for its samples) and runs its trust re-check every {@code recheck}
+ * period, waking for whichever is due first. Daemon, so it never keeps the JVM alive; if it is
+ * starved, readers extend the clock at its last rate.
  *
  * <p>An interrupt is not addressed to it (an application that interrupts every thread at shutdown,
  * say): the flag is cleared and the thread carries on. Left set, parkNanos would return at once

@@ -325,8 +325,8 @@ public final class TscClock {
         double measurementUnsurePpm = windowsNanos / baselineNanos * 1e6;
         // Too short a baseline for these windows to judge the rate or to extend the clock at it: a longer
         // one shortly, while the current segment has time left (readers would extend it a whole segment).
-        boolean waitForLongerBaseline = measurementUnsurePpm > tuning.maxUnsurePpm
-                && current.endTicks - sample[0] > 2 * retryTicks();
+        boolean unsure = measurementUnsurePpm > tuning.maxUnsurePpm;
+        boolean waitForLongerBaseline = unsure && current.endTicks - sample[0] > segmentTicks / 20 + retryTicks();
         double nanosPerTick = (double) baselineNanos / (sample[0] - baseTicks);
         if (!waitForLongerBaseline) {
             double rateChangePpm = (nanosPerTick / calibratedNanosPerTick - 1) * 1e6;
@@ -355,7 +355,14 @@ public final class TscClock {
                 fallBackLocked(drift); // logged below, outside the lock
             }
             if (drift == null) {
-                return waitForLongerBaseline ? ticksToNanos(retryTicks()) : publishNextSegment(s, sample, nanosPerTick);
+                if (waitForLongerBaseline) {
+                    return ticksToNanos(retryTicks());
+                }
+                // Out of time to wait: a segment only as long as this rate is good for (the same distance
+                // from CLOCK_MONOTONIC as a full one at maxUnsurePpm), ending past two retries at least.
+                long length = !unsure ? segmentTicks : Math.max(2 * retryTicks(),
+                        sample[0] + (long) (segmentTicks * tuning.maxUnsurePpm / measurementUnsurePpm) - s.endTicks);
+                return publishNextSegment(s, sample, nanosPerTick, Math.min(segmentTicks, length));
             }
         }
         announceFallback(drift);
@@ -367,19 +374,19 @@ public final class TscClock {
         return segmentTicks / 50;
     }
 
-    /** Under the lock: the next segment, aimed at CLOCK_MONOTONIC at its end. */
-    private long publishNextSegment(Segment s, long[] sample, double nanosPerTick) {
+    /** Under the lock: the next segment, {@code length} ticks long, aimed at CLOCK_MONOTONIC at its end. */
+    private long publishNextSegment(Segment s, long[] sample, double nanosPerTick, long length) {
         long start = s.endTicks;
         long startNanos = s.nanosAt(start);
-        long end = start + segmentTicks;
+        long end = start + length;
         // Aim to meet CLOCK_MONOTONIC (extrapolated at the long-baseline rate) at the segment's end.
         double target = sample[1] + (end - sample[0]) * nanosPerTick;
-        double rate = (target - startNanos) / segmentTicks;
+        double rate = (target - startNanos) / length;
         double maxSlew = tuning.maxSlewPpm * 1e-6;
         rate = Math.max(nanosPerTick * (1 - maxSlew), Math.min(nanosPerTick * (1 + maxSlew), rate));
         current = new Segment(start, end, startNanos, toMult(rate), s.detached());
         reanchors++;
-        return Math.max(1_000_000L, ticksToNanos(start - source.ticks()) + tuning.segmentNanos / 20);
+        return Math.max(1_000_000L, ticksToNanos(start - source.ticks()) + Math.min(tuning.segmentNanos / 20, ticksToNanos(length) / 5));
     }
 
     private static long valueAt(Segment s, long t) {

@@ -183,6 +183,69 @@ class TscClockTest {
         assertTrue(next > 5_000_000L, "" + next);
     }
 
+    /**
+     * The anchor thread's loop, driven as it runs (sleeping what each round answers, half a ms late),
+     * with 5 us read windows (1250 ppm unsure over the calibration) and every sample's tick half a
+     * window off, alternately early and late: the clock stays within nanos.origin's 100 us of
+     * CLOCK_MONOTONIC, its segments stay ahead of its readers, and it keeps the TSC.
+     */
+    @Test
+    void withWideReadWindowsTheClockStaysWithinTheContractAndAheadOfItsReaders() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        RecordingLog log = new RecordingLog();
+        TscClock clock = calibratedWithWindows(source, -500e-6, 15_000, log);
+        source.sampleWindowTicks = 15_000;
+        long worst = runAnchorLoop(clock, source, log, 3_000, round -> round % 2 == 0 ? 7_500L : -7_500L);
+        assertTrue(worst <= 100_000, "worst " + worst + " ns from CLOCK_MONOTONIC");
+        assertEquals(0, clock.lateExtensions(), "a reader extended the clock: the anchor thread fell behind");
+        assertTrue(clock.reanchors() >= 12, "re-anchors: " + clock.reanchors());
+    }
+
+    /**
+     * Windows so wide (30 us) that no re-anchor can resolve the rate before the first segment ends,
+     * every tick a half-window early: the segment published then is only as long as that rate is
+     * good for. Published whole, it took the clock past 100 us from CLOCK_MONOTONIC by its end.
+     */
+    @Test
+    void aRatePublishedUnsureHoldsOnlyAsLongAsItIsGoodFor() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        RecordingLog log = new RecordingLog();
+        TscClock clock = calibratedWithWindows(source, -700e-6, 9_000, log);
+        source.sampleWindowTicks = 90_000;
+        long worst = runAnchorLoop(clock, source, log, 1_000, round -> -45_000L);
+        assertTrue(worst <= 100_000, "worst " + worst + " ns from CLOCK_MONOTONIC");
+        assertEquals(0, clock.lateExtensions(), "a reader extended the clock: the anchor thread fell behind");
+    }
+
+    /**
+     * The anchor thread's loop as it runs (sleeping what each round answers, half a ms late, the first
+     * round half a ms after the calibration), readers every ms: never backwards, never a fallback.
+     *
+     * @return the clock's largest distance from CLOCK_MONOTONIC, ns
+     */
+    private static long runAnchorLoop(TscClock clock, ManualTicks source, RecordingLog log, int millis,
+            java.util.function.IntToLongFunction tickErrorOfRound) {
+        long previous = clock.nanoTime();
+        long worst = 0;
+        long untilRound = 500_000;
+        int rounds = 0;
+        for (int step = 0; step < millis; step++) {
+            if (untilRound <= 0) {
+                source.sampleTickError = tickErrorOfRound.applyAsLong(rounds++);
+                long sleep = clock.anchorRound();
+                assertTrue(sleep >= 0, "fell back: " + log.lines);
+                untilRound = sleep + 500_000;
+            }
+            source.advanceNanos(1_000_000);
+            untilRound -= 1_000_000;
+            long now = clock.nanoTime();
+            assertTrue(now >= previous, "went backwards at step " + step);
+            previous = now;
+            worst = Math.max(worst, Math.abs(now - source.monotonic()));
+        }
+        return worst;
+    }
+
     /** While it waits for a longer baseline, the clock's distance from CLOCK_MONOTONIC is still checked. */
     @Test
     void waitingForALongerBaselineStillChecksTheDrift() {
@@ -190,7 +253,7 @@ class TscClockTest {
         RecordingLog log = new RecordingLog();
         TscClock clock = calibratedWithWindows(source, -0.1, 9_000, log); // a TSC 10% off its calibration
         source.advanceNanos(30_000_000);
-        source.sampleWindowTicks = 900_000; // 300 us: 5000 ppm unsure over 30 ms
+        source.sampleWindowTicks = 900_000; // 300 us: thousands of ppm unsure over 30 ms
         assertTrue(clock.anchorRound() < 0, "waited with the clock 3 ms off");
         assertTrue(log.lines.get(0).contains("drifted"), log.lines.toString());
     }
