@@ -249,8 +249,10 @@ public final class TscClock {
                 return nanos;
             }
             if (t >= s.endTicks) {
-                // The anchor thread is late: extend at the same rate, which is F continued as is.
-                Segment next = new Segment(s.endTicks, t + segmentTicks, s.nanosAt(s.endTicks), s.mult, s.detached());
+                // The anchor thread is late: extend at the same rate, which is F continued as is, by as
+                // long as the segment ran (a short one's rate is good for no longer).
+                Segment next = new Segment(s.endTicks, t + Math.min(segmentTicks, s.endTicks - s.startTicks),
+                        s.nanosAt(s.endTicks), s.mult, s.detached());
                 current = next;
                 lateExtensions++;
                 return next.nanosAt(t);
@@ -291,9 +293,7 @@ public final class TscClock {
             fallBack(distrust);
             return -1;
         }
-        long untilReanchor = now < s.startTicks
-                ? ticksToNanos(s.startTicks - now) + tuning.segmentNanos / 20
-                : reanchor();
+        long untilReanchor = now < s.startTicks ? ticksToNanos(s.startTicks - now) + wakeAfterStart(s) : reanchor();
         if (untilReanchor < 0) {
             return -1;
         }
@@ -314,7 +314,9 @@ public final class TscClock {
                 fallBack("cannot sample the TSC against CLOCK_MONOTONIC (errno " + -rc + ")");
                 return -1;
             }
-            return tuning.segmentNanos / 4;
+            // Back again before the current segment ends, should it be a short one.
+            long left = ticksToNanos(current.endTicks - source.ticks() - retryTicks());
+            return Math.max(ticksToNanos(retryTicks()), Math.min(tuning.segmentNanos / 4, left));
         }
         sampleFailures = 0;
         realtimeOffsetNanos = sample[3] - sample[1];
@@ -371,22 +373,32 @@ public final class TscClock {
 
     /** How soon a re-anchor whose baseline was too short tries again. */
     private long retryTicks() {
-        return segmentTicks / 50;
+        return Math.max(1, segmentTicks / 50);
     }
 
-    /** Under the lock: the next segment, {@code length} ticks long, aimed at CLOCK_MONOTONIC at its end. */
+    /** When, after a segment starts, the next is published: early enough for a short one too. */
+    private long wakeAfterStart(Segment s) {
+        return Math.min(tuning.segmentNanos / 20, ticksToNanos(s.endTicks - s.startTicks) / 5);
+    }
+
+    /**
+     * Under the lock: the next segment, {@code length} ticks long, on course to meet CLOCK_MONOTONIC a full
+     * segment after its start (a short one's slope corrects no faster than a full one's: readers that
+     * extend it carry that slope on).
+     */
     private long publishNextSegment(Segment s, long[] sample, double nanosPerTick, long length) {
         long start = s.endTicks;
         long startNanos = s.nanosAt(start);
-        long end = start + length;
-        // Aim to meet CLOCK_MONOTONIC (extrapolated at the long-baseline rate) at the segment's end.
-        double target = sample[1] + (end - sample[0]) * nanosPerTick;
-        double rate = (target - startNanos) / length;
+        long aim = start + segmentTicks;
+        // Aim to meet CLOCK_MONOTONIC (extrapolated at the long-baseline rate) there.
+        double target = sample[1] + (aim - sample[0]) * nanosPerTick;
+        double rate = (target - startNanos) / segmentTicks;
         double maxSlew = tuning.maxSlewPpm * 1e-6;
         rate = Math.max(nanosPerTick * (1 - maxSlew), Math.min(nanosPerTick * (1 + maxSlew), rate));
-        current = new Segment(start, end, startNanos, toMult(rate), s.detached());
+        Segment next = new Segment(start, start + length, startNanos, toMult(rate), s.detached());
+        current = next;
         reanchors++;
-        return Math.max(1_000_000L, ticksToNanos(start - source.ticks()) + Math.min(tuning.segmentNanos / 20, ticksToNanos(length) / 5));
+        return Math.max(1_000_000L, ticksToNanos(start - source.ticks()) + wakeAfterStart(next));
     }
 
     private static long valueAt(Segment s, long t) {

@@ -218,23 +218,47 @@ class TscClockTest {
     }
 
     /**
+     * Read windows of 100 us, and the anchor thread woken early every round (an interrupt, a spurious
+     * return from parkNanos, a trust re-check due): each segment, short ones too, is still published
+     * before its predecessor ends.
+     */
+    @Test
+    void anAnchorThreadWokenEarlyStillPublishesBeforeAShortSegmentEnds() {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        RecordingLog log = new RecordingLog();
+        TscClock clock = calibratedWithWindows(source, -700e-6, 9_000, log);
+        source.sampleWindowTicks = 300_000;
+        runAnchorLoop(clock, source, log, 1_000, round -> round % 2 == 0 ? 150_000L : -150_000L, true);
+        assertEquals(0, clock.lateExtensions(), "a reader extended the clock: the anchor thread woke past a segment's end");
+        assertTrue(clock.reanchors() >= 4, "re-anchors: " + clock.reanchors());
+    }
+
+    private static long runAnchorLoop(TscClock clock, ManualTicks source, RecordingLog log, int millis,
+            java.util.function.IntToLongFunction tickErrorOfRound) {
+        return runAnchorLoop(clock, source, log, millis, tickErrorOfRound, false);
+    }
+
+    /**
      * The anchor thread's loop as it runs (sleeping what each round answers, half a ms late, the first
      * round half a ms after the calibration), readers every ms: never backwards, never a fallback.
      *
+     * @param wokenEarly whether the thread also wakes halfway through each sleep
      * @return the clock's largest distance from CLOCK_MONOTONIC, ns
      */
     private static long runAnchorLoop(TscClock clock, ManualTicks source, RecordingLog log, int millis,
-            java.util.function.IntToLongFunction tickErrorOfRound) {
+            java.util.function.IntToLongFunction tickErrorOfRound, boolean wokenEarly) {
         long previous = clock.nanoTime();
         long worst = 0;
         long untilRound = 500_000;
         int rounds = 0;
+        boolean early = false;
         for (int step = 0; step < millis; step++) {
             if (untilRound <= 0) {
                 source.sampleTickError = tickErrorOfRound.applyAsLong(rounds++);
                 long sleep = clock.anchorRound();
                 assertTrue(sleep >= 0, "fell back: " + log.lines);
-                untilRound = sleep + 500_000;
+                early = wokenEarly && !early && sleep > 2_000_000;
+                untilRound = early ? sleep / 2 : sleep + 500_000; // after an early wake, the whole sleep
             }
             source.advanceNanos(1_000_000);
             untilRound -= 1_000_000;
@@ -388,8 +412,11 @@ class TscClockTest {
         long latency = source.monotonic() - demotedAt[0];
         assertEquals(period, latency, 1_000.0, "fell back " + latency / 1e6 + " ms after the demotion");
         assertEquals(1, log.lines.size(), log.lines.toString());
-        // Re-anchoring keeps its own pace: a short first segment, then one every 250 ms.
-        assertEquals(20, clock.reanchors(), 1.0, "re-anchors in 5.1 s");
+        // Re-anchoring keeps its own pace: a short first segment (its first round, at the calibration's
+        // instant, has no baseline and comes back before the segment ends), then one every 250 ms, each
+        // published about 240 ms ahead.
+        assertEquals(22, clock.reanchors(), 1.0, "re-anchors in 5.1 s");
+        assertEquals(0, clock.lateExtensions());
     }
 
     @Test
