@@ -283,30 +283,42 @@ class TscClockTest {
     }
 
     /**
-     * The bound is 1000 ppm plus what the calibration's and the re-anchor's read windows leave unsure:
-     * here 750 + 5 ppm. A change within it keeps the clock, one beyond it disables it.
+     * The bound is 1000 ppm plus what the calibration's and the re-anchor's read windows leave unsure.
+     * A change within it keeps the clock, one beyond it disables it: the calibration's share (750 ppm,
+     * the re-anchor's 5), then the re-anchor's (90 ppm, the calibration's 2.5).
      */
     @Test
     void aRateChangeWithinWhatTheReadWindowsLeaveUnsureKeepsTheClock() {
-        ManualTicks source = new ManualTicks(1 / 3.0);
-        TscClock clock = calibratedWithWindows(source, -1600e-6, 9_000, new RecordingLog());
-        source.advanceNanos(300_000_000);
-        source.sampleWindowTicks = 30;
-        clock.anchorRound();
-        assertTrue(clock.lastRateChangePpm() > 1500, "" + clock.lastRateChangePpm());
-        assertFalse(clock.hasFallenBack(), clock.fallbackReason());
-        assertEquals(1, clock.reanchors());
+        TscClock calibrationUnsure = rateJudged(-1600e-6, 9_000, 30, 300_000_000L, new RecordingLog());
+        assertTrue(calibrationUnsure.lastRateChangePpm() > 1500, "" + calibrationUnsure.lastRateChangePpm());
+        assertFalse(calibrationUnsure.hasFallenBack(), calibrationUnsure.fallbackReason());
+        assertEquals(1, calibrationUnsure.reanchors());
+
+        TscClock sampleUnsure = rateJudged(-1050e-6, 30, 21_570, 40_000_000L, new RecordingLog());
+        assertTrue(sampleUnsure.lastRateChangePpm() > 1040, "" + sampleUnsure.lastRateChangePpm());
+        assertFalse(sampleUnsure.hasFallenBack(), sampleUnsure.fallbackReason());
+        assertEquals(1, sampleUnsure.reanchors());
     }
 
     @Test
     void aRateChangeBeyondWhatTheReadWindowsLeaveUnsureDisablesTheClock() {
-        ManualTicks source = new ManualTicks(1 / 3.0);
         RecordingLog log = new RecordingLog();
-        TscClock clock = calibratedWithWindows(source, -1900e-6, 9_000, log);
-        source.advanceNanos(300_000_000);
-        source.sampleWindowTicks = 30;
-        assertTrue(clock.anchorRound() < 0);
+        assertTrue(rateJudged(-1900e-6, 9_000, 30, 300_000_000L, log).hasFallenBack());
         assertTrue(log.lines.get(0).contains("the TSC rate moved 19"), log.lines.toString());
+        log.lines.clear();
+        assertTrue(rateJudged(-1150e-6, 30, 21_570, 40_000_000L, log).hasFallenBack());
+        assertTrue(log.lines.get(0).contains("the TSC rate moved 11"), log.lines.toString());
+    }
+
+    /** A clock calibrated {@code calibratedError} off, after one round {@code afterNanos} on, its sample read in {@code sampleWindowTicks}. */
+    private static TscClock rateJudged(double calibratedError, long calibrationWindowTicks, long sampleWindowTicks,
+            long afterNanos, RecordingLog log) {
+        ManualTicks source = new ManualTicks(1 / 3.0);
+        TscClock clock = calibratedWithWindows(source, calibratedError, calibrationWindowTicks, log);
+        source.advanceNanos(afterNanos);
+        source.sampleWindowTicks = sampleWindowTicks;
+        clock.anchorRound();
+        return clock;
     }
 
     /** Narrow windows leave the 1000 ppm bound as it was: 1500 ppm of real change disables the clock. */
