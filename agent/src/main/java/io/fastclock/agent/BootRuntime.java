@@ -77,6 +77,8 @@ final class BootRuntime {
         Module javaBase = Object.class.getModule();
         BootClassDefiner.addReads(runtime, javaBase);
         BootClassDefiner.addReads(runtime, Instrumentation.class.getModule());
+        // java.base's rewritten classes link to FastClock: the edge now, not through a redefineModule later
+        BootClassDefiner.addReads(javaBase, runtime);
         BootClassDefiner.addExports(javaBase, "jdk.internal.misc", runtime);
         BootClassDefiner.addExportsToAll(runtime, API);
         for (String pkg : INNER) {

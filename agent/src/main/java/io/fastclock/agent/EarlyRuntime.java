@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * then on calls FastClock, which serves the JDK's clocks until the verdict switches it.
  *
  * <p>Only ever defined in a class loader of premain's own (io.fastclock.entry.OwnLoader, made by
- * io.fastclock.entry.RuntimeSetup), the one module java.base exports jdk.internal.misc and jdk.internal.module to for this; nothing else of the
+ * io.fastclock.entry.RuntimeSetup), the one module java.base exports jdk.internal.misc and jdk.internal.module (JDK 12+: jdk.internal.access too) to for this; nothing else of the
  * agent is there, and nothing of it is kept. The work runs in this class's initialiser, which premain
  * triggers with Class.forName: calling a method of a class of another loader would take reflection,
  * whose first use spins method handles on JDK 18+ (milliseconds in premain). The loader hands over

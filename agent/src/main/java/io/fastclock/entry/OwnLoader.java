@@ -7,7 +7,7 @@ import java.util.function.Supplier;
  * and finds no others. Each instance is made for one use, held on the stack of the call that makes it,
  * and kept by nothing after: EntryState's reader of the agent properties (on its thread), and the
  * boot runtime's set-up ({@link RuntimeSetup}), whose unnamed module is the one java.base exports
- * jdk.internal.misc and jdk.internal.module to for it.
+ * jdk.internal.misc and jdk.internal.module (and jdk.internal.access on JDK 12+) to for it.
  *
  * <p>As a Supplier it hands io.fastclock.agent.EarlyRuntime its arguments, once: EarlyRuntime's work
  * runs in its initialiser, which premain triggers without reflection (whose first use spins method

@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * premain's set-up of the boot runtime (io.fastclock.agent.EarlyRuntime), in a loader of the entry's
  * own ({@link OwnLoader}) holding the three classes that do it and nothing else: the one module java.base
- * exports jdk.internal.misc and jdk.internal.module to for that. The loader is made, used and dropped
+ * exports jdk.internal.misc and jdk.internal.module (and jdk.internal.access on JDK 12+) to for that. The loader is made, used and dropped
  * within premain, before any application code runs; it calls out to nothing the application could
  * have replaced.
  */
@@ -41,6 +41,9 @@ final class RuntimeSetup {
         Map<String, Set<Module>> exports = new HashMap<>();
         exports.put("jdk.internal.misc", Collections.singleton(setup));
         exports.put("jdk.internal.module", Collections.singleton(setup));
+        if (Runtime.version().feature() >= 12) { // the runtime module's descriptor, built unchecked (BootClassDefiner)
+            exports.put("jdk.internal.access", Collections.singleton(setup));
+        }
         // JDK 11 has no export to every module but Module's own: java.lang open to this loader for it
         // (io.fastclock.agent.BootRuntime.opensForExportToAll says the same for the agent's module).
         Map<String, Set<Module>> opens = Runtime.version().feature() == 11

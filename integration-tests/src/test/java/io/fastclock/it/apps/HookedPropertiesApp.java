@@ -156,8 +156,8 @@ public final class HookedPropertiesApp {
                 }
             }
         }
-        // premain's set-up loader, whose unnamed module java.base exports jdk.internal.misc and
-        // jdk.internal.module to, and which opens every package: a class of it in hand is all of those.
+        // premain's set-up loader, whose unnamed module java.base exports jdk.internal.misc,
+        // jdk.internal.module and (JDK 12+) jdk.internal.access to, and which opens every package: a class of it in hand is all of those.
         List<String> setup = new ArrayList<>();
         for (Class<?> c : seen) {
             ClassLoader l = c.getClassLoader();
