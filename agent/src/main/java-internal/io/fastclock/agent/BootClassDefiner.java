@@ -29,16 +29,21 @@ final class BootClassDefiner {
 
     /**
      * What the public builder makes, without its checks of the names (this jar's constants) where
-     * java.base exports jdk.internal.access here (JDK 12+, premain's loader): the packages' check is a
-     * method reference, which the JVM spins a class for (0.3 ms of premain).
+     * java.base exports jdk.internal.access here (premain's loader on JDK 12+, the agent's module on
+     * JDK 24+): the packages' check is a method reference, which the JVM spins a class for (0.2 ms of
+     * premain). A JDK whose internal builder differs gets the public one.
      */
     static ModuleDescriptor descriptor(String name, Set<String> packages) {
-        if (!Object.class.getModule().isExported("jdk.internal.access", BootClassDefiner.class.getModule())) {
-            return ModuleDescriptor.newModule(name).packages(packages).build();
+        if (Object.class.getModule().isExported("jdk.internal.access", BootClassDefiner.class.getModule())) {
+            try {
+                return SharedSecrets.getJavaLangModuleAccess().newModuleBuilder(name, false, Collections.emptySet())
+                        .requires(Collections.singleton(ModuleDescriptor.Requires.Modifier.MANDATED), "java.base")
+                        .packages(packages).build();
+            } catch (LinkageError e) {
+                // the public builder below
+            }
         }
-        return SharedSecrets.getJavaLangModuleAccess().newModuleBuilder(name, false, Collections.emptySet())
-                .requires(Collections.singleton(ModuleDescriptor.Requires.Modifier.MANDATED), "java.base")
-                .packages(packages).build();
+        return ModuleDescriptor.newModule(name).packages(packages).build();
     }
 
     static void addReads(Module from, Module to) {

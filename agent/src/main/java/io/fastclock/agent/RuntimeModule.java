@@ -50,7 +50,8 @@ final class RuntimeModule {
 
     /**
      * Defines the runtime now: java.base exports jdk.internal.misc and jdk.internal.module to this
-     * module alone for it, as it does to premain's own loader when premain defines it.
+     * module alone for it, as it does to premain's own loader when premain defines it (which is given
+     * jdk.internal.access too, for the module's descriptor: BootClassDefiner).
      */
     static Module define(Instrumentation inst) {
         Module agent = RuntimeModule.class.getModule();

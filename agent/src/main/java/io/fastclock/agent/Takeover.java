@@ -55,7 +55,7 @@ final class Takeover {
         }
         ClockTransformer.Scope before = early.scope();
         if (before.jdk() == JdkScope.NONE && scope.jdk() != JdkScope.NONE) {
-            // premain's install found java.base unable to read the runtime: the JDK's classes stay as they are
+            // premain's install found java.base unable to link to the runtime: the JDK's classes stay as they are
             scope = new ClockTransformer.Scope(scope.filter(), JdkScope.NONE, scope.table());
         }
         early.listener(listener);

@@ -65,7 +65,7 @@ public final class EarlyStart {
         BootLog log = new BootLog(quiet);
         ReadsRuntime readsRuntime = new ReadsRuntime(inst, runtime);
         if (scope.jdk() != JdkScope.NONE && !readsRuntime.test(Object.class.getModule())) {
-            log.line("java.base cannot read the fastclock runtime; the JDK's classes keep the JDK's clocks");
+            log.line("java.base cannot reach the fastclock runtime; the JDK's classes keep the JDK's clocks");
             scope = new ClockTransformer.Scope(scope.filter(), JdkScope.NONE, scope.table());
         }
         ClockTransformer transformer = new ClockTransformer(scope, new RewriteStats(), new RewriteStats(), null,

@@ -484,7 +484,7 @@ public final class Reasons {
     /** java.time and the date APIs on the JDK's clock: nothing worth serving, or java.base cannot reach the runtime. */
     static String dateApisOnJdk(boolean nothingServed) {
         return DATE_APIS_ON_JDK + " (" + (nothingServed ? NO_TSC_CLOCK + ", and " + MILLIS_NOT_COARSE
-                : "java.base cannot read the fastclock runtime") + ")";
+                : "java.base cannot reach the fastclock runtime") + ")";
     }
 
     static String jdkScope(JdkSetting scope) {

@@ -1,6 +1,7 @@
 package io.fastclock.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.module.ModuleDescriptor;
@@ -28,5 +29,8 @@ class BootClassDefinerTest {
         assertEquals(checked.requires(), unchecked.requires());
         assertEquals(checked.packages(), unchecked.packages());
         assertEquals(checked.modifiers(), unchecked.modifiers());
+        assertEquals(checked.hashCode(), unchecked.hashCode());
+        assertFalse(unchecked.isOpen());
+        assertFalse(unchecked.isAutomatic());
     }
 }

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * Stays up {@code args[0]} ms, for fastclock's deferred work to run.
  */
 public final class SecurityManagerAtMainApp {
-    static final String[] INTERNAL = {"jdk.internal.vm", "jdk.internal.misc", "jdk.internal.module", "jdk.internal.access"};
+    static final String[] INTERNAL = {"jdk.internal.vm", "jdk.internal.misc", "jdk.internal.module"};
     static final Set<String> EXPORTED_SEEN = Collections.synchronizedSet(new LinkedHashSet<>());
     static final Set<String> LOOKUPS = Collections.synchronizedSet(new LinkedHashSet<>());
     static final Set<String> THREADS = Collections.synchronizedSet(new LinkedHashSet<>());
