@@ -6,8 +6,10 @@ than whole-process timings: nothing before the agent or after main is counted.
   benchmarks/premain-time.py RUNS JAVA AGENT.jar [OLD_AGENT.jar ...]
 
 Configurations: an empty agent; the agent at its defaults on this host and under the simulator
-(LD_PRELOAD=native/target/libslowclock.so, SLOWCLOCK_SPIN_NS=0); mode=on; start=wait under the
-simulator; each OLD_AGENT's defaults on this host and under the simulator (named by its file). Each
+(LD_PRELOAD=native/target/libslowclock.so, SLOWCLOCK_SPIN_NS=0); the same with a sysfs whose
+current_clocksource is hpet (-Dfastclock.sysfs): the simulator keeps this host's clocksource name, tsc,
+so the entry times the slow clocks before it finds them not fast, where a host on hpet, acpi_pm or xen
+is known slow by its name alone; mode=on; start=wait under the simulator; each OLD_AGENT's defaults on this host and under the simulator (named by its file). Each
 round runs every configuration once; "paired Δ" is the median of each round's difference from that
 round's empty agent, which a machine that slows down for a while moves less than the medians. The child is the
 benchmarks' Hello. Needs benchmarks/target/benchmarks.jar (mvn -B -q -Pbench -DskipTests package).
@@ -27,6 +29,10 @@ with zipfile.ZipFile(empty, "w") as z:
     z.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\nPremain-Class: io.fastclock.bench.startup.EmptyAgent\n\n")
     z.write(os.path.join(work, "app/io/fastclock/bench/startup/EmptyAgent.class"), "io/fastclock/bench/startup/EmptyAgent.class")
 sim = {"LD_PRELOAD": os.path.join(root, "native/target/libslowclock.so"), "SLOWCLOCK_SPIN_NS": "0"}
+hpet = os.path.join(work, "sys")
+os.makedirs(os.path.join(hpet, "devices/system/clocksource/clocksource0"))
+with open(os.path.join(hpet, "devices/system/clocksource/clocksource0/current_clocksource"), "w") as f:
+    f.write("hpet\n")
 ENTRY = " io.fastclock.entry.AgentEntry "
 cases = [("empty agent", ["-javaagent:" + empty], {}, " io.fastclock.bench.startup.EmptyAgent ")]
 for old in olds:
@@ -34,6 +40,7 @@ for old in olds:
     cases += [(label + ", defaults", ["-javaagent:" + old], {}, ENTRY), (label + ", defaults, simulator", ["-javaagent:" + old], sim, ENTRY)]
 cases += [("defaults", ["-javaagent:" + jar], {}, ENTRY),
           ("defaults, simulator", ["-javaagent:" + jar], sim, ENTRY),
+          ("defaults, simulator, hpet by name", ["-Dfastclock.sysfs=" + hpet, "-javaagent:" + jar], sim, ENTRY),
           ("mode=on", ["-javaagent:" + jar + "=mode=on"], {}, ENTRY),
           ("start=wait, simulator", ["-javaagent:" + jar + "=start=wait"], sim, ENTRY)]
 log = os.path.join(work, "classes.log")
