@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class FormattingTest {
     private static final Path ROOT = Paths.get("..");
-    private static final String[] SOURCES = {"agent/src", "integration-tests/src", "examples/src", "benchmarks/src"};
+    private static final String[] SOURCES = {"agent/src", "integration-tests/src", "examples/src", "benchmarks/src", "benchmarks/premain-floor"};
 
     @Test
     void everyJavaFileFollowsTheEditorConfig() throws IOException {
