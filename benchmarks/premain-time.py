@@ -3,7 +3,7 @@
 application's main class (-Xlog:class+load with uptimenanos), alternating runs, medians. Less noisy
 than whole-process timings: nothing before the agent or after main is counted.
 
-  benchmarks/premain-time.py RUNS JAVA AGENT.jar [OLD_AGENT.jar ...]
+  benchmarks/premain-time.py [--floor] RUNS JAVA AGENT.jar [OLD_AGENT.jar ...]
 
 Configurations: an empty agent; the agent at its defaults on this host and under the simulator
 (LD_PRELOAD=native/target/libslowclock.so, SLOWCLOCK_SPIN_NS=0); the same with a sysfs whose
@@ -13,12 +13,20 @@ is known slow by its name alone; mode=on; start=wait under the simulator; each O
 round runs every configuration once; "paired Δ" is the median of each round's difference from that
 round's empty agent, which a machine that slows down for a while moves less than the medians. The child is the
 benchmarks' Hello. Needs benchmarks/target/benchmarks.jar (mvn -B -q -Pbench -DskipTests package).
+
+--floor adds benchmarks/premain-floor/FloorAgent (JDK 12+, built here with the JAVA's javac): only what
+premain's set-up of the boot runtime cannot do without (the caller check, java.base's exports, the
+runtime's module and its classes from AGENT.jar, a transformer that changes nothing, a thread).
 """
 import os, re, statistics, subprocess, sys, tempfile, zipfile
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-n = int(sys.argv[1]); java = sys.argv[2]; jar = os.path.abspath(sys.argv[3])
-olds = [os.path.abspath(a) for a in sys.argv[4:]]
+args = sys.argv[1:]
+floor = args[0] == "--floor"
+if floor:
+    args = args[1:]
+n = int(args[0]); java = args[1]; jar = os.path.abspath(args[2])
+olds = [os.path.abspath(a) for a in args[3:]]
 work = tempfile.mkdtemp(prefix="premain-time")
 with zipfile.ZipFile(os.path.join(root, "benchmarks/target/benchmarks.jar")) as z:
     for name in z.namelist():
@@ -43,6 +51,31 @@ cases += [("defaults", ["-javaagent:" + jar], {}, ENTRY),
           ("defaults, simulator, hpet by name", ["-Dfastclock.sysfs=" + hpet, "-javaagent:" + jar], sim, ENTRY),
           ("mode=on", ["-javaagent:" + jar + "=mode=on"], {}, ENTRY),
           ("start=wait, simulator", ["-javaagent:" + jar + "=start=wait"], sim, ENTRY)]
+if floor:
+    import struct
+    src = os.path.join(root, "benchmarks", "premain-floor")
+    classes = os.path.join(work, "floor")
+    javac = os.path.join(os.path.dirname(java), "javac") if os.path.dirname(java) else "javac"
+    subprocess.run([javac, "-XDstringConcat=inline", "-d", classes, os.path.join(src, "FloorAgent.java")], check=True)
+    subprocess.run([javac, "-XDstringConcat=inline", "-cp", classes, "-d", classes]
+                   + [a for p in ("misc", "module", "access") for a in ("--add-exports", "java.base/jdk.internal.%s=ALL-UNNAMED" % p)]
+                   + [os.path.join(src, "FloorSetup.java")], check=True)
+    # The runtime's classes in BootRuntime.CLASSES's order (supertypes first), from the agent's jar.
+    boot = open(os.path.join(root, "agent/src/main/java/io/fastclock/agent/BootRuntime.java")).read()
+    names = re.findall(r'"([\w.$]+)"', boot[boot.index("static final String[] CLASSES"):].split("};")[0])
+    blob = struct.pack(">H", len(names))
+    with zipfile.ZipFile(jar) as z:
+        for name in names:
+            b = z.read("META-INF/fastclock/classes/" + name.replace(".", "/") + ".classdata")
+            blob += struct.pack(">H", len(name)) + name.encode() + struct.pack(">I", len(b)) + b
+    open(os.path.join(classes, "runtime.blob"), "wb").write(blob)
+    floor_jar = os.path.join(work, "floor.jar")
+    with zipfile.ZipFile(floor_jar, "w") as z:
+        z.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\nPremain-Class: FloorAgent\nCan-Retransform-Classes: true\n\n")
+        for f in os.listdir(classes):
+            if f.startswith("FloorAgent"):
+                z.write(os.path.join(classes, f), f)
+    cases.insert(1, ("floor (FloorAgent)", ["-javaagent:%s=%s" % (floor_jar, classes)], {}, " FloorAgent "))
 log = os.path.join(work, "classes.log")
 
 

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The floor under fastclock's premain where it sets the boot runtime up (benchmarks/premain-floor.py):
+ * The floor under fastclock's premain where it sets the boot runtime up (benchmarks/premain-time.py --floor):
  * only what that design cannot do without. The caller check, java.base's exports to a loader of its
  * own (redefineModule), the runtime's module and its classes in the boot loader (FloorSetup), a
  * transformer that changes nothing, and the thread that would start the agent's module. No settings,
